@@ -1,0 +1,107 @@
+"""The tt dialect: Triton IR, the target-independent form of a kernel.
+
+Values are scalars or ranked tensors of scalars and pointers. Types:
+`!tt.ptr<f32, 1 : i32>` (a global pointer), `!tt.ptr<tensor<64x64xf16>, 1 : i32>` (a block
+pointer) and `!tt.tensordesc<tensor<64x64xf16>>` (a tensor descriptor). Elementwise
+arithmetic uses upstream `arith`/`math` on tensors, control flow `scf`, functions `func`.
+
+Region-carrying ops (reduce, scan) name their combine function by symbol: IRDL ops
+cannot end a block with a dynamic terminator, so the combiner is a private `func.func`
+taking 2N scalars and returning N.
+"""
+
+from __future__ import annotations
+
+from tritonc.dialects.spec import VARIADIC, OpDef, TypeDef, operands
+
+CACHE = {"cache": "str", "evict": "str"}
+SEMANTICS = {"sem": "str", "scope": "str"}
+
+TYPES = [
+    TypeDef("ptr", ("pointee", "addrspace")),
+    TypeDef("tensordesc", ("block_type",)),
+]
+
+OPS = [
+    # program identity and index tensors
+    OpDef("tt.get_program_id", attrs={"axis": "i32"}),
+    OpDef("tt.get_num_programs", attrs={"axis": "i32"}),
+    OpDef("tt.make_range", attrs={"start": "i32", "end": "i32"}),
+    # shape manipulation
+    OpDef("tt.splat", operands("src")),
+    OpDef("tt.broadcast", operands("src")),
+    OpDef("tt.expand_dims", operands("src"), attrs={"axis": "i32"}),
+    OpDef("tt.reshape", operands("src"), attrs={"allow_reorder": "bool"}),
+    OpDef("tt.trans", operands("src"), attrs={"order": "i32s"}),
+    OpDef("tt.join", operands("lhs, rhs")),
+    OpDef("tt.split", operands("src"), results=operands("lhs, rhs")),
+    OpDef("tt.cat", operands("lhs, rhs")),
+    OpDef("tt.gather", operands("src, indices"), attrs={"axis": "i32"}),
+    # pointers and memory
+    OpDef("tt.addptr", operands("ptr, offset")),
+    OpDef(
+        "tt.load",
+        operands("ptr, mask?, other?"),
+        attrs={**CACHE, "is_volatile": "bool", "boundary_check": "i32s", "padding": "str"},
+    ),
+    OpDef(
+        "tt.store",
+        operands("ptr, value, mask?"),
+        results=(),
+        attrs={**CACHE, "boundary_check": "i32s"},
+    ),
+    OpDef("tt.make_block_ptr", operands("base, shape*, strides*, offsets*"), attrs={"order": "i32s"}),
+    OpDef("tt.advance", operands("ptr, offsets*")),
+    OpDef("tt.make_tensor_descriptor", operands("base, shape*, strides*")),
+    OpDef("tt.descriptor_load", operands("desc, indices*")),
+    OpDef("tt.descriptor_store", operands("desc, src, indices*"), results=()),
+    OpDef("tt.atomic_rmw", operands("ptr, val, mask?"), attrs={"kind": "str", **SEMANTICS}),
+    OpDef("tt.atomic_cas", operands("ptr, cmp, val"), attrs=SEMANTICS),
+    # casts
+    OpDef("tt.fp_to_fp", operands("src"), attrs={"rounding": "str"}),
+    OpDef("tt.bitcast", operands("src")),
+    OpDef("tt.int_to_ptr", operands("src")),
+    OpDef("tt.ptr_to_int", operands("src")),
+    # arithmetic beyond arith/math
+    OpDef("tt.clampf", operands("x, min, max"), attrs={"propagate_nan": "bool"}),
+    OpDef("tt.precise_sqrt", operands("x")),
+    OpDef("tt.precise_divf", operands("x, y")),
+    OpDef("tt.mulhiu", operands("x, y")),
+    OpDef(
+        "tt.extern_elementwise",
+        operands("srcs*"),
+        attrs={"libname": "str", "libpath": "str", "symbol": "str", "pure": "bool"},
+    ),
+    OpDef(
+        "tt.elementwise_inline_asm",
+        operands("args*"),
+        results=(("results", VARIADIC),),
+        attrs={"asm_string": "str", "constraints": "str", "pure": "bool", "packed_element": "i32"},
+    ),
+    # reductions, scans, matrix products
+    OpDef(
+        "tt.reduce",
+        operands("srcs*"),
+        results=(("results", VARIADIC),),
+        attrs={"axis": "i32", "combine": "sym"},
+    ),
+    OpDef(
+        "tt.scan",
+        operands("srcs*"),
+        results=(("results", VARIADIC),),
+        attrs={"axis": "i32", "reverse": "bool", "combine": "sym"},
+    ),
+    OpDef(
+        "tt.dot",
+        operands("a, b, c"),
+        attrs={"input_precision": "str", "max_num_imprecise_acc": "i32"},
+    ),
+    OpDef("tt.histogram", operands("src, mask?")),
+    # debugging and hints
+    OpDef("tt.print", operands("args*"), results=(), attrs={"prefix": "str", "hex": "bool", "is_signed": "i32s"}),
+    OpDef("tt.assert", operands("condition"), results=(), attrs={"message": "str"}),
+    OpDef("tt.assume", operands("condition"), results=()),
+    OpDef("tt.barrier", results=()),
+]
+
+OP_DEFS: dict[str, OpDef] = {op.name: op for op in OPS}

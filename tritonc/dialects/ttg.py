@@ -1,0 +1,25 @@
+"""The ttg dialect: Triton GPU IR, where every tensor type carries a layout encoding.
+
+Layouts are IRDL attributes used as tensor encodings, e.g.
+`tensor<1024xf32, #ttg.blocked<[4], [32], [4], [0]>>`: size per thread, threads per
+warp, warps per CTA and the order of dimensions, fastest first.
+"""
+
+from __future__ import annotations
+
+from tritonc.dialects.spec import OpDef, TypeDef, operands
+
+TYPES: list[TypeDef] = []
+
+ATTRS = [
+    TypeDef(
+        "blocked",
+        ("size_per_thread", "threads_per_warp", "warps_per_cta", "order"),
+        kind="attribute",
+    ),
+    TypeDef("slice", ("dim", "parent"), kind="attribute"),
+]
+
+OPS = [
+    OpDef("ttg.convert_layout", operands("src")),
+]
