@@ -1,0 +1,169 @@
+"""From an MLIR `gpu.module` to LLVM IR and PTX.
+
+In: an MLIR module (text or `ir.Module`) holding one `gpu.module` whose kernel is either a
+`gpu.func ... kernel` over gpu/arith/math/index/scf/cf/llvm/nvvm ops, or already an
+`llvm.func` carrying `nvvm.kernel`. Out: (LLVM IR text after O3, PTX text).
+
+Steps:
+  1. `lower_to_llvm_dialect`: the upstream passes in `LLVM_DIALECT_PASSES` (a no-op on a
+     module that is already in the LLVM/NVVM dialects);
+  2. `nvvm-attach-target` + `gpu-module-to-binary{format=llvm}`: LLVM bitcode, read from
+     the `gpu.binary` op's `#gpu.object`;
+  3. `llvm_ir_to_ptx` (llvmlite): link libdevice when `__nv_*` functions are still only
+     declared, give every function but the kernel internal linkage, run O3, and emit PTX
+     with the NVPTX target machine for `sm_<arch>` and `+ptx<version>`.
+
+PTX ISA version: 8.0 unless the target needs a newer one (`default_ptx_version`). 8.0
+(CUDA 12.0) is the first version that accepts sm_90a, and every driver from 525 on, the
+CUDA 13.0 driver (580) included, loads it; the newest that driver loads is 9.0.
+
+The bindings in the pinned MLIR 22 build embed libdevice: `gpu-module-to-binary` links the
+`__nv_*` functions a module calls and internalizes them, so step 3 links libdevice only
+for bitcode from elsewhere (a saved .llir, or an MLIR build without the embedded copy).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+import llvmlite.binding as llvm
+
+from tritonc.backends.cuda import parse_arch, tools
+from tritonc.compiler import mlir_loader
+
+if TYPE_CHECKING:
+    from mlir import ir
+
+# Upstream passes from per-thread gpu/arith/scf/... code to the LLVM and NVVM dialects.
+LLVM_DIALECT_PASSES = (
+    # scf.if / scf.for / scf.while -> cf branches between blocks
+    "convert-scf-to-cf",
+    # gpu.func/thread_id/barrier... -> llvm/nvvm; through the ConvertToLLVM interfaces it
+    # also lowers arith, cf, index, func, math (inline nvvm or __nv_* calls) and nvvm ops
+    "gpu.module(convert-gpu-to-nvvm)",
+    # drop the casts between the builtin and LLVM types left by the conversions above
+    "reconcile-unrealized-casts",
+)
+
+# Lowest PTX ISA version each target accepts (PTX ISA manual, "PTX ISA notes" per target).
+_MIN_PTX_VERSION = {75: 63, 80: 70, 86: 71, 87: 74, 89: 78, 90: 78, 100: 86, 103: 88, 120: 87}
+DEFAULT_PTX_VERSION = 80
+_TRIPLE = "nvptx64-nvidia-cuda"
+
+
+def pipeline(passes: tuple[str, ...]) -> str:
+    """The textual pipeline that runs `passes` on the top-level module."""
+    return f"builtin.module({','.join(passes)})"
+
+
+def bitcode_passes(chip: str, ptx_version: int) -> tuple[str, ...]:
+    """Passes that turn every LLVM-dialect `gpu.module` into a `gpu.binary` of LLVM bitcode."""
+    return (
+        f"nvvm-attach-target{{chip={chip} features=+ptx{ptx_version} O=3}}",
+        "gpu-module-to-binary{format=llvm}",
+    )
+
+
+def default_ptx_version(arch: int | str) -> int:
+    """PTX ISA version (80 means 8.0) to emit for `arch`: 8.0, or the target's minimum if newer."""
+    number, _ = parse_arch(arch)
+    return max(DEFAULT_PTX_VERSION, _MIN_PTX_VERSION.get(number, DEFAULT_PTX_VERSION))
+
+
+def _chip(arch: int | str) -> str:
+    number, suffix = parse_arch(arch)
+    return f"sm_{number}{suffix}"
+
+
+def _run(module: ir.Module, passes: tuple[str, ...]) -> None:
+    from mlir.passmanager import PassManager
+
+    PassManager.parse(pipeline(passes), context=module.context).run(module.operation)
+
+
+def lower_to_llvm_dialect(module: ir.Module) -> None:
+    """Run `LLVM_DIALECT_PASSES` on `module` (an `ir.Module`) in place."""
+    _run(module, LLVM_DIALECT_PASSES)
+
+
+def _bitcode(module: ir.Module, chip: str, ptx_version: int) -> bytes:
+    """Serialize the one `gpu.module` of an LLVM-dialect module to LLVM bitcode."""
+    from mlir.dialects import gpu
+
+    _run(module, bitcode_passes(chip, ptx_version))
+    binaries = [op for op in module.body.operations if op.operation.name == "gpu.binary"]
+    if len(binaries) != 1:
+        raise ValueError(f"expected exactly one gpu.module, found {len(binaries)}")
+    objects = binaries[0].attributes["objects"]
+    return gpu.ObjectAttr(objects[0]).object
+
+
+def llvm_module_to_ptx(
+    mlir_module: str | ir.Module, kernel_name: str, arch: int | str, ptx_version: int | None = None
+) -> tuple[str, str]:
+    """(LLVM IR, PTX) for `kernel_name` in `mlir_module` (text or `ir.Module`, left unchanged)."""
+    mlir_ir = mlir_loader.load()
+    version = default_ptx_version(arch) if ptx_version is None else ptx_version
+    if isinstance(mlir_module, str):
+        context = mlir_ir.Context()
+        module = mlir_ir.Module.parse(mlir_module, context=context)
+    else:
+        context = mlir_module.context
+        module = mlir_module.operation.clone()
+    with context:
+        lower_to_llvm_dialect(module)
+        bitcode = _bitcode(module, _chip(arch), version)
+    return llvm_ir_to_ptx(bitcode, kernel_name, arch, version)
+
+
+@functools.cache
+def _init_llvm() -> None:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+def _target_machine(chip: str, ptx_version: int) -> llvm.TargetMachine:
+    _init_llvm()
+    target = llvm.Target.from_triple(_TRIPLE)
+    return target.create_target_machine(cpu=chip, features=f"+ptx{ptx_version}", opt=3)
+
+
+def _link_libdevice(module: llvm.ModuleRef) -> None:
+    """Link libdevice into `module` if it calls an `__nv_*` function it does not define."""
+    if any(f.is_declaration and f.name.startswith("__nv_") for f in module.functions):
+        with open(tools.find_libdevice(), "rb") as f:
+            module.link_in(llvm.parse_bitcode(f.read()))
+
+
+def _internalize_all_but(module: llvm.ModuleRef, kernel_name: str) -> None:
+    """Internal linkage for every defined function but the kernel, so O3 can inline and drop
+    them (after a libdevice link this keeps ~500 unused functions out of the PTX)."""
+    for function in module.functions:
+        if function.name != kernel_name and not function.is_declaration:
+            function.linkage = llvm.Linkage.internal
+
+
+def llvm_ir_to_ptx(
+    llvm_ir: str | bytes, kernel_name: str, arch: int | str, ptx_version: int | None = None
+) -> tuple[str, str]:
+    """(LLVM IR after O3, PTX) from LLVM IR text or bitcode defining the kernel `kernel_name`."""
+    version = default_ptx_version(arch) if ptx_version is None else ptx_version
+    machine = _target_machine(_chip(arch), version)
+    if isinstance(llvm_ir, bytes):
+        module = llvm.parse_bitcode(llvm_ir)
+    else:
+        module = llvm.parse_assembly(llvm_ir)
+    defined = [f.name for f in module.functions if not f.is_declaration]
+    if kernel_name not in defined:
+        raise ValueError(f"kernel {kernel_name!r} is not defined; defined functions: {defined}")
+    _link_libdevice(module)
+    _internalize_all_but(module, kernel_name)
+    module.triple = _TRIPLE
+    module.data_layout = str(machine.target_data)
+    module.verify()
+
+    tuning = llvm.create_pipeline_tuning_options(speed_level=3)
+    builder = llvm.create_pass_builder(machine, tuning)
+    builder.getModulePassManager().run(module, builder)
+    return str(module), machine.emit_assembly(module)
