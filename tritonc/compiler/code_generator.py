@@ -1,0 +1,546 @@
+"""The code generator: walks a @jit function's Python AST and drives the semantic layer.
+
+One `visit_<Node>` per Python construct the language has; anything else raises
+`UnsupportedLanguageConstruct`. Expressions become calls into `Semantic`, so the same
+walk emits TTIR over the MLIR builder and computes values over the numpy builder.
+Control flow whose condition is known during the walk (a constexpr, or any value in
+the interpreter, whose builder is `concrete`) runs as Python control flow; otherwise
+it becomes `scf.if` / `scf.for` / `scf.while` (see `control_flow.py`).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import os
+from collections.abc import Callable
+from typing import Any
+
+from tritonc.compiler.control_flow import ControlFlowMixin, assigned_names
+from tritonc.compiler.errors import CompilationError, UnsupportedLanguageConstruct
+from tritonc.language import builtins as tl_builtins
+from tritonc.language import dtypes as T
+from tritonc.language.core import constexpr, is_builtin, tensor
+from tritonc.language.semantic import Semantic
+from tritonc.runtime.jit import JITFunction
+
+_DEBUG = os.environ.get("TRITONC_DEBUG_COMPILER", "") == "1"
+
+
+class KernelReturn(Exception):
+    """Unwinds a concrete walk at `return` (the interpreter's early exit)."""
+
+
+class BoundJIT:
+    """A standard-library function reached as a tensor method (`x.sum(0)`)."""
+
+    def __init__(self, fn: JITFunction, self_value: tensor) -> None:
+        self.fn, self.self_value = fn, self_value
+
+
+def _is_constexpr_function(fn: Any) -> bool:
+    return getattr(fn, "__triton_constexpr_function__", False)
+
+
+def _unwrap(v: Any) -> Any:
+    return v.value if isinstance(v, constexpr) else v
+
+
+class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
+    """Walks one function body; callees get a generator of their own."""
+
+    _binary_methods = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__",
+                       ast.Div: "__truediv__", ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__",
+                       ast.BitAnd: "__and__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
+                       ast.LShift: "__lshift__", ast.RShift: "__rshift__", ast.Pow: "__pow__"}
+    _compare_methods = {ast.Eq: "__eq__", ast.NotEq: "__ne__", ast.Lt: "__lt__",
+                        ast.LtE: "__le__", ast.Gt: "__gt__", ast.GtE: "__ge__"}
+    _unary_methods = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__",
+                      ast.Not: "__not__"}
+
+    def __init__(self, fn: JITFunction, semantic: Semantic, scope: dict[str, Any]) -> None:
+        self.fn = fn
+        self.semantic = semantic
+        self.builder = semantic.builder
+        self.lscope: dict[str, Any] = dict(scope)
+        self.returned = False
+        self.ret_value: Any = None
+        self.statically_implemented = {
+            "static_assert": self._static_assert, "static_print": self._static_print,
+            "print": self._print, "len": self._len, "min": self._minmax(tl_builtins.minimum, min),
+            "max": self._minmax(tl_builtins.maximum, max), "int": int, "float": float,
+            "isinstance": self._isinstance, "range": tl_builtins.range, "getattr": getattr,
+            "tuple": tuple, "list": list, "zip": zip, "enumerate": enumerate, "abs": abs,
+            "bool": bool, "str": str, "repr": repr, "type": type,
+        }
+
+    # -- errors and locations ------------------------------------------------------------
+    def error(self, node: ast.AST | None, message: str,
+              cls: type[CompilationError] = CompilationError) -> CompilationError:
+        return cls(self.fn.src, node, message, filename=self.fn.filename,
+                   line_offset=self.fn.def_line - 1, kernel=self.fn.__name__)
+
+    def visit(self, node: ast.AST) -> Any:
+        if node is None:
+            return None
+        line = getattr(node, "lineno", None)
+        if line is not None and not self.builder.concrete:
+            from tritonc.compiler.mlir_builder import ir
+
+            with self.builder.context:
+                self.builder.loc = ir.Location.file(self.fn.filename, line + self.fn.def_line - 1,
+                                                    node.col_offset + 1)
+        if line is not None:
+            self.current_line = line + self.fn.def_line - 1
+        try:
+            return super().visit(node)
+        except (CompilationError, KernelReturn):
+            raise
+        except Exception as e:
+            if _DEBUG:
+                raise
+            raise self.error(node, f"{type(e).__name__}: {e}" if not str(e).startswith(
+                type(e).__name__) else str(e)) from e
+
+    def generic_visit(self, node: ast.AST) -> Any:
+        raise self.error(node, f"unsupported language construct: {type(node).__name__}",
+                         UnsupportedLanguageConstruct)
+
+    # -- names -----------------------------------------------------------------------------
+    def lookup(self, name: str, node: ast.AST) -> Any:
+        if name in self.lscope:
+            return self.lscope[name]
+        closure = inspect.getclosurevars(self.fn.fn).nonlocals if self.fn.fn.__closure__ else {}
+        for where, table in (("closure", closure), ("global", self.fn.__globals__)):
+            if name in table:
+                value = table[name]
+                if self._allowed_global(value):
+                    return value
+                raise self.error(node, f"cannot access {where} variable {name!r} of type "
+                                 f"{type(value).__name__} from a @jit function: only constexpr "
+                                 f"globals (annotate it `{name}: tl.constexpr = ...` or wrap it "
+                                 f"in tl.constexpr), tl dtypes, modules and @jit functions are "
+                                 f"allowed, since other globals may change after compilation")
+        if name in self.statically_implemented:
+            return self.statically_implemented[name]
+        if name in ("True", "False", "None"):
+            return constexpr({"True": True, "False": False, "None": None}[name])
+        raise self.error(node, f"name {name!r} is not defined")
+
+    @staticmethod
+    def _allowed_global(value: Any) -> bool:
+        return (isinstance(value, (constexpr, T.base_type, JITFunction, type(os)))
+                or is_builtin(value) or _is_constexpr_function(value) or inspect.isclass(value)
+                or value is None or isinstance(value, tl_builtins.tensor_descriptor))
+
+    def set_name(self, name: str, value: Any, node: ast.AST) -> None:
+        if isinstance(value, (bool, int, float)) and not isinstance(value, constexpr):
+            value = self.semantic.to_tensor(value)
+        self.lscope[name] = value
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        return self.lookup(node.id, node)
+
+    def visit_Constant(self, node: ast.Constant) -> constexpr:
+        return constexpr(node.value)
+
+    # -- statements ------------------------------------------------------------------------
+    def visit_block(self, stmts: list[ast.stmt]) -> None:
+        """Visit a statement list; a runtime `if` that returns takes the rest as its else."""
+        for i, stmt in enumerate(stmts):
+            if self.returned:
+                return
+            if (isinstance(stmt, ast.If) and not stmt.orelse and self.contains_return(stmt.body)
+                    and i + 1 < len(stmts)):
+                rewritten = ast.If(test=stmt.test, body=stmt.body, orelse=stmts[i + 1:])
+                ast.copy_location(rewritten, stmt)
+                self.visit(rewritten)
+                return
+            self.visit(stmt)
+
+    @staticmethod
+    def contains_return(stmts: list[ast.stmt]) -> bool:
+        return any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s))
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self.visit_block(node.body)
+
+    def visit_Pass(self, node: ast.Pass) -> None:
+        return None
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        self.visit(node.value)
+
+    def visit_Return(self, node: ast.Return) -> None:
+        value = self.visit(node.value) if node.value is not None else None
+        if isinstance(value, (bool, int, float)):
+            value = self.semantic.to_tensor(value)
+        self.ret_value = value
+        self.returned = True
+        if self.builder.concrete and getattr(self, "_raise_on_return", False):
+            raise KernelReturn
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        value = self.visit(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        annotation = self.visit(node.annotation)
+        value = self.visit(node.value) if node.value is not None else None
+        if _unwrap(annotation) is constexpr or annotation is constexpr:
+            if isinstance(value, tensor):
+                raise self.error(node, f"{ast.unparse(node.target)} is annotated tl.constexpr "
+                                 "but its value is only known at run time")
+            value = constexpr(value)
+        self.assign(node.target, value)
+
+    def assign(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            self.set_name(target.id, value, target)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = _unwrap(value)
+            if not isinstance(values, (tuple, list)):
+                raise self.error(target, f"cannot unpack {type(values).__name__} into "
+                                 f"{len(target.elts)} names")
+            if len(values) != len(target.elts):
+                raise self.error(target, f"cannot unpack {len(values)} values into "
+                                 f"{len(target.elts)} names")
+            for t, v in zip(target.elts, values):
+                self.assign(t, v)
+        else:
+            raise self.error(target, f"cannot assign to {type(target).__name__}",
+                             UnsupportedLanguageConstruct)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target) \
+            if isinstance(node.target, ast.Name) else node.target
+        binop = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
+        self.assign(node.target, self.visit(binop))
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        msg = _unwrap(self.visit(node.msg)) if node.msg is not None else ""
+        cond = self.visit(node.test)
+        if not isinstance(cond, tensor):
+            if not _unwrap(cond):
+                raise self.error(node, f"assertion failed: {msg or ast.unparse(node.test)}")
+            return
+        text = f"{self.fn.filename}:{self.current_line}: {self.fn.__name__}: " \
+               f"Assertion `{ast.unparse(node.test)}` failed" + (f": {msg}" if msg else "")
+        self.semantic.device_assert(cond, text)
+
+    # -- expressions ----------------------------------------------------------------------
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        lhs, rhs = self.visit(node.left), self.visit(node.right)
+        method = self._binary_methods.get(type(node.op))
+        if method is None:
+            raise self.error(node, f"unsupported operator {type(node.op).__name__}",
+                             UnsupportedLanguageConstruct)
+        return self.apply_binary(method, lhs, rhs, node)
+
+    def apply_binary(self, method: str, lhs: Any, rhs: Any, node: ast.AST) -> Any:
+        if isinstance(lhs, tensor):
+            if method == "__pow__":
+                raise self.error(node, "** is not supported on tensors; use "
+                                 "tl.extra.libdevice.pow")
+            return getattr(lhs, method)(rhs, _semantic=self.semantic)
+        if isinstance(rhs, tensor):
+            if method in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+                swapped = {"__lt__": "__gt__", "__le__": "__ge__", "__gt__": "__lt__",
+                           "__ge__": "__le__"}.get(method, method)
+                return getattr(rhs, swapped)(lhs, _semantic=self.semantic)
+            return getattr(rhs, "__r" + method[2:])(lhs, _semantic=self.semantic)
+        a, b = _unwrap(lhs), _unwrap(rhs)
+        if isinstance(a, (tuple, list)) and method == "__add__":
+            return tuple(a) + tuple(b)
+        return constexpr(getattr(a, method)(b)) if method != "__truediv__" else constexpr(a / b)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        operand = self.visit(node.operand)
+        if isinstance(operand, tensor):
+            return getattr(operand, self._unary_methods[type(node.op)])(_semantic=self.semantic)
+        value = _unwrap(operand)
+        ops = {ast.USub: lambda v: -v, ast.UAdd: lambda v: +v, ast.Invert: lambda v: ~v,
+               ast.Not: lambda v: not v}
+        return constexpr(ops[type(node.op)](value))
+
+    def visit_Compare(self, node: ast.Compare) -> Any:
+        if len(node.ops) != 1:
+            raise self.error(node, "chained comparisons (a < b < c) are not supported; use "
+                             "(a < b) & (b < c)", UnsupportedLanguageConstruct)
+        lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
+        op = type(node.ops[0])
+        if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
+            if isinstance(lhs, tensor) or isinstance(rhs, tensor):
+                raise self.error(node, f"`{ast.unparse(node)}`: `is` and `in` need constexpr "
+                                 "operands")
+            a, b = _unwrap(lhs), _unwrap(rhs)
+            result = {ast.Is: lambda: a is b, ast.IsNot: lambda: a is not b,
+                      ast.In: lambda: a in b, ast.NotIn: lambda: a not in b}[op]()
+            return constexpr(result)
+        return self.apply_binary(self._compare_methods[op], lhs, rhs, node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        result = self.visit(node.values[0])
+        for value_node in node.values[1:]:
+            if not isinstance(result, tensor):
+                # Python's short circuit on a value known now
+                if bool(_unwrap(result)) != is_and:
+                    return result
+                result = self.visit(value_node)
+                continue
+            rhs = self.visit(value_node)
+            method = "logical_and" if is_and else "logical_or"
+            result = getattr(result, method)(rhs, _semantic=self.semantic)
+        return result
+
+    def visit_IfExp(self, node: ast.IfExp) -> Any:
+        cond = self.visit(node.test)
+        known = self.static_condition(cond)
+        if known is not None:
+            return self.visit(node.body if known else node.orelse)
+        return self.semantic.where(cond, _unwrap(self.visit(node.body)),
+                                   _unwrap(self.visit(node.orelse)))
+
+    def visit_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.visit(e) for e in node.elts)
+
+    visit_List = visit_Tuple
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> constexpr:
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            else:
+                v = self.visit(value.value)
+                if isinstance(v, tensor):
+                    raise self.error(value, "f-strings can only format constexpr values")
+                spec = self.visit(value.format_spec).value if value.format_spec else ""
+                parts.append(format(_unwrap(v), spec))
+        return constexpr("".join(parts))
+
+    def visit_ListComp(self, node: ast.ListComp) -> tuple:
+        if len(node.generators) != 1 or node.generators[0].ifs:
+            raise self.error(node, "only simple list comprehensions are supported",
+                             UnsupportedLanguageConstruct)
+        gen = node.generators[0]
+        iterable = self.visit(gen.iter)
+        if isinstance(iterable, tl_builtins.static_range):
+            iterable = builtins.range(iterable.start, iterable.end, iterable.step)
+        values = []
+        saved = dict(self.lscope)
+        for item in _unwrap(iterable):
+            self.assign(gen.target, constexpr(item) if not isinstance(item, tensor) else item)
+            values.append(self.visit(node.elt))
+        self.lscope = saved
+        return tuple(values)
+
+    def visit_Subscript(self, node: ast.Subscript) -> Any:
+        value = self.visit(node.value)
+        index = self.visit(node.slice)
+        if isinstance(value, tensor):
+            return self._subscript_tensor(value, index, node)
+        container, key = _unwrap(value), _unwrap(index)
+        if isinstance(key, tuple):
+            key = tuple(_unwrap(k) for k in key)
+        result = container[key]
+        return result if isinstance(result, (tensor, tuple)) else constexpr(result)
+
+    def visit_Slice(self, node: ast.Slice) -> slice:
+        parts = [_unwrap(self.visit(p)) if p is not None else None
+                 for p in (node.lower, node.upper, node.step)]
+        return slice(*parts)
+
+    def _subscript_tensor(self, value: tensor, index: Any, node: ast.AST) -> tensor:
+        """`x[:, None]`: full slices keep a dimension, None inserts one."""
+        items = index if isinstance(index, tuple) else (index,)
+        axis = 0
+        for item in items:
+            item = _unwrap(item)
+            if item is None:
+                value = self.semantic.expand_dims(value, axis)
+            elif isinstance(item, slice) and item == slice(None, None, None):
+                pass
+            else:
+                raise self.error(node, "tensors can only be indexed with `:` and `None`")
+            axis += 1
+        return value
+
+    def visit_Attribute(self, node: ast.Attribute) -> Any:
+        base = self.visit(node.value)
+        name = node.attr
+        if isinstance(base, tensor):
+            if name in ("dtype", "type"):
+                return getattr(base, name)
+            if name == "shape":
+                return constexpr(tuple(base.shape))
+            if name == "numel":
+                return base.numel
+            if name == "T":
+                return self.semantic.permute(base, builtins.range(len(base.shape))[::-1])
+            attr = getattr(type(base), name, None)
+            if isinstance(attr, JITFunction):
+                return BoundJIT(attr, base)
+            if attr is None:
+                raise self.error(node, f"tensor has no attribute {name!r}")
+            return getattr(base, name)
+        obj = _unwrap(base)
+        if not hasattr(obj, name):
+            raise self.error(node, f"{type(obj).__name__} has no attribute {name!r}")
+        result = getattr(obj, name)
+        if isinstance(result, (int, float, bool, str, tuple)) and not isinstance(result, T.base_type):
+            return constexpr(result)
+        return result
+
+    # -- calls -----------------------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> Any:
+        fn = self.visit(node.func)
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                args.extend(_unwrap(self.visit(a.value)))
+            else:
+                args.append(self.visit(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                kwargs.update(_unwrap(self.visit(k.value)))
+            else:
+                kwargs[k.arg] = self.visit(k.value)
+        return self.call(fn, args, kwargs, node)
+
+    def call(self, fn: Any, args: list, kwargs: dict, node: ast.AST) -> Any:
+        fn = _unwrap(fn)
+        if isinstance(fn, BoundJIT):
+            return self.call_function(fn.fn, [fn.self_value, *args], kwargs, node)
+        if isinstance(fn, JITFunction):
+            return self.call_function(fn, args, kwargs, node)
+        if is_builtin(fn) or is_builtin(getattr(fn, "__func__", None)):
+            extra = {"_generator": self} if getattr(fn, "wants_generator", False) else {}
+            try:
+                result = fn(*args, **kwargs, _semantic=self.semantic, **extra)
+            except TypeError as e:
+                raise self.error(node, f"{getattr(fn, '__name__', fn)}: {e}") from e
+            return constexpr(result) if isinstance(result, (int, float, bool)) else result
+        if fn in self.statically_implemented.values() or _is_constexpr_function(fn) or \
+                inspect.isclass(fn):
+            if getattr(fn, "__self__", None) is self or getattr(fn, "takes_values", False):
+                result = fn(*args, **kwargs)  # helpers that look at tensors themselves
+            else:
+                result = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in
+                                                            kwargs.items()})
+            if isinstance(result, (bool, int, float, str)):
+                return constexpr(result)
+            return result
+        raise self.error(node, f"{getattr(fn, '__name__', fn)!r} is not a @jit function or a "
+                         "Triton builtin and cannot be called from a kernel")
+
+    def call_function(self, fn: JITFunction, args: list, kwargs: dict | None = None,
+                      node: ast.AST | None = None) -> Any:
+        """Call a @jit function: inlined into the current walk, or a func.call with noinline."""
+        try:
+            bound = fn.bind(tuple(args), kwargs or {})
+        except TypeError as e:
+            raise self.error(node, str(e)) from e
+        scope = {}
+        for p in fn.params:
+            value = bound[p.name]
+            if isinstance(value, (bool, int, float)) and not isinstance(value, constexpr):
+                value = constexpr(value)
+            if p.is_constexpr and isinstance(value, tensor):
+                raise self.error(node, f"argument {p.name!r} of {fn.__name__} is tl.constexpr "
+                                 "but got a value only known at run time")
+            scope[p.name] = value if isinstance(value, (tensor, constexpr, tuple)) or \
+                value is None else constexpr(value)
+        if fn.noinline and not self.builder.concrete:
+            return self.call_noinline(fn, scope, node)
+        callee = CodeGenerator(fn, self.semantic, scope)
+        try:
+            callee.visit(fn.parse())
+        except CompilationError as e:
+            if node is None:
+                raise
+            raise self.error(node, f"in call to {fn.__name__}: {e.message}") from e
+        return callee.ret_value
+
+    def call_noinline(self, fn: JITFunction, scope: dict, node: ast.AST | None) -> Any:
+        """Emit `fn` once per argument types and constexpr values as a private func.func."""
+        from tritonc.compiler.mlir_builder import name_prefix
+
+        tensors = {k: v for k, v in scope.items() if isinstance(v, tensor)}
+        key = (fn, tuple((k, v.type) for k, v in tensors.items()),
+               tuple((k, repr(v)) for k, v in scope.items() if not isinstance(v, tensor)))
+        cache = self.__dict__.setdefault("_noinline_cache", {})
+        builder = self.builder
+        if key not in cache:
+            saved_ip = builder.ip
+            symbol = f"{fn.__name__}__{name_prefix([t.type.scalar for t in tensors.values()])}" \
+                     f"_{len(cache)}"
+            func_op, block_args = builder.function(symbol, [v.type for v in tensors.values()],
+                                                   "private")
+            inner = dict(scope)
+            inner.update({k: tensor(a, v.type) for (k, v), a in zip(tensors.items(), block_args)})
+            callee = CodeGenerator(fn, self.semantic, inner)
+            callee.visit(fn.parse())
+            ret = callee.ret_value
+            outs = list(ret) if isinstance(ret, tuple) else ([] if ret is None else [ret])
+            if any(not isinstance(o, tensor) for o in outs):
+                raise self.error(node, f"noinline function {fn.__name__} must return tensors")
+            builder.set_result_types(func_op, [o.type for o in outs])
+            builder.return_([o.handle for o in outs])
+            builder.ip = saved_ip
+            cache[key] = (symbol, [o.type for o in outs], isinstance(ret, tuple))
+        symbol, types, is_tuple = cache[key]
+        results = builder.call(symbol, [v.handle for v in tensors.values()], types)
+        outs = [tensor(h, t) for h, t in zip(results, types)]
+        if is_tuple:
+            return tuple(outs)
+        return outs[0] if outs else None
+
+    # -- statically implemented functions --------------------------------------------------
+    def _static_assert(self, cond, msg: str = "") -> None:
+        if not _unwrap(cond):
+            raise AssertionError(f"static_assert failed: {_unwrap(msg)}" if msg
+                                 else "static_assert failed")
+
+    def _static_print(self, *args) -> None:
+        print(*(_unwrap(a) for a in args))
+
+    def _print(self, *args) -> None:
+        prefix = ""
+        values = list(args)
+        if values and isinstance(_unwrap(values[0]), str):
+            prefix = _unwrap(values.pop(0))
+        if not any(isinstance(v, tensor) for v in values):
+            print(prefix, *(_unwrap(v) for v in values))
+            return
+        self.semantic.device_print(prefix, [_unwrap(v) for v in values], False)
+
+    @staticmethod
+    def _len(x) -> int:
+        if isinstance(x, tensor):
+            return x.shape[0]
+        return len(_unwrap(x))
+
+    def _minmax(self, tl_fn: Callable, py_fn: Callable) -> Callable:
+        def fn(*args):
+            if any(isinstance(a, tensor) for a in args):
+                result = args[0]
+                for a in args[1:]:
+                    result = tl_fn(result, a, _semantic=self.semantic)
+                return result
+            return py_fn(*(_unwrap(a) for a in args))
+
+        fn.__name__ = py_fn.__name__
+        fn.takes_values = True
+        return fn
+
+    @staticmethod
+    def _isinstance(obj, cls) -> bool:
+        return isinstance(_unwrap(obj), cls)
+
+
+__all__ = ["CodeGenerator", "KernelReturn", "assigned_names"]

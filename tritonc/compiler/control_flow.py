@@ -1,0 +1,294 @@
+"""`if`, `for` and `while` for the code generator.
+
+A construct whose condition or bounds are known during the walk runs as Python
+control flow: constexpr conditions, `tl.static_range`, and everything in the
+interpreter (whose builder is `concrete`). Otherwise it becomes structured MLIR:
+
+    if c: x = a            %x = scf.if %c -> (T) { scf.yield %a } else { scf.yield %x0 }
+    for i in range(lo, hi, s): acc += f(i)
+                           %acc = scf.for %i = %lo to %hi step %s iter_args(%a = %acc0) -> (T)
+    while c: body          %v = scf.while (%a = %v0) : ... { scf.condition(%c) %a } do { ... }
+
+The values a region yields are the names it assigns that were defined (as tensors)
+before it; a loop-carried name whose type changes inside the loop is an error.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from typing import Any
+
+from tritonc.compiler.errors import UnsupportedLanguageConstruct
+from tritonc.language import builtins as tl_builtins
+from tritonc.language import dtypes as T
+from tritonc.language.core import constexpr, tensor
+
+
+def assigned_names(stmts: list[ast.stmt]) -> list[str]:
+    """Names a statement list may assign (in order of first assignment)."""
+    names: dict[str, None] = {}
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            elif isinstance(node, ast.For):
+                targets = [node.target]
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        names[n.id] = None
+    return list(names)
+
+
+class ControlFlowMixin:
+    """visit_If / visit_For / visit_While of `CodeGenerator`."""
+
+    def static_condition(self, cond: Any) -> bool | None:
+        """The truth of `cond` when it is known now, else None."""
+        if not isinstance(cond, tensor):
+            return bool(cond.value if isinstance(cond, constexpr) else cond)
+        if self.builder.concrete:
+            if cond.type.is_block():
+                raise ValueError("the condition of an `if` or `while` must be a scalar, "
+                                 f"got a tensor of shape {list(cond.shape)}")
+            return bool(self.builder.static_value(cond.handle))
+        return None
+
+    def _carried(self, names: list[str]) -> list[str]:
+        return [n for n in names if isinstance(self.lscope.get(n), tensor)]
+
+    # -- if ----------------------------------------------------------------------------------
+    def visit_If(self, node: ast.If) -> None:
+        cond = self.visit(node.test)
+        known = self.static_condition(cond)
+        if known is not None:
+            self.visit_block(node.body if known else node.orelse)
+            return
+        if cond.type.is_block():
+            raise self.error(node.test, "the condition of an `if` must be a scalar, got a "
+                             f"tensor of shape {list(cond.shape)}")
+        cond = self.semantic.cast(cond, T.int1)
+        self._runtime_if(node, cond)
+
+    def _visit_branch(self, stmts: list[ast.stmt], block, before: dict) -> tuple[dict, bool, Any]:
+        from tritonc.compiler.mlir_builder import ir
+
+        self.lscope = dict(before)
+        self.returned, self.ret_value = False, None
+        self.builder.ip = ir.InsertionPoint(block)
+        self.visit_block(stmts)
+        return self.lscope, self.returned, self.ret_value
+
+    def _runtime_if(self, node: ast.If, cond: tensor) -> None:
+        from tritonc.compiler.mlir_builder import ir
+
+        builder = self.builder
+        before = dict(self.lscope)
+        saved_ip = builder.ip
+        scratch = builder.if_op(cond.handle, [], has_else=True)
+        then_scope, then_ret, then_value = self._visit_branch(node.body, scratch.then_block, before)
+        else_scope, else_ret, else_value = self._visit_branch(node.orelse, scratch.else_block,
+                                                              before)
+        builder.ip = saved_ip
+        if then_ret != else_ret:
+            raise self.error(node, "inside a runtime `if`, either both branches return or "
+                             "neither does")
+        names = [n for n in then_scope if n in else_scope and isinstance(then_scope[n], tensor)
+                 and isinstance(else_scope[n], tensor)
+                 and (then_scope[n] is not before.get(n) or else_scope[n] is not before.get(n))]
+        for n in names:
+            if then_scope[n].type != else_scope[n].type:
+                raise self.error(node, f"variable {n!r} has type {then_scope[n].type} in the "
+                                 f"`if` branch but {else_scope[n].type} in the `else` branch")
+        then_vals = [then_scope[n] for n in names]
+        else_vals = [else_scope[n] for n in names]
+        ret_template = None
+        if then_ret:
+            then_outs, ret_template = self._flatten_return(then_value, node)
+            else_outs, _ = self._flatten_return(else_value, node)
+            for a, b in zip(then_outs, else_outs):
+                if a.type != b.type:
+                    raise self.error(node, f"the branches return different types ({a.type} "
+                                     f"and {b.type})")
+            then_vals, else_vals = then_vals + then_outs, else_vals + else_outs
+        final = builder.if_op(cond.handle, [v.type for v in then_vals], has_else=True)
+        for src, dst, vals in ((scratch.then_block, final.then_block, then_vals),
+                               (scratch.else_block, final.else_block, else_vals)):
+            builder.move_region_ops(src, dst)
+            builder.ip = ir.InsertionPoint(dst)
+            builder.yield_([v.handle for v in vals])
+        scratch.operation.erase()
+        builder.ip = saved_ip
+        results = [tensor(h, v.type) for h, v in zip(final.results, then_vals)]
+        self.lscope = before
+        defined = {n: then_scope[n] for n in then_scope if n in else_scope and n not in before
+                   and not isinstance(then_scope[n], tensor) and then_scope[n] is else_scope[n]}
+        self.lscope.update(defined)
+        for n, r in zip(names, results):
+            self.lscope[n] = r
+        self.returned = then_ret
+        if then_ret:
+            self.ret_value = self._unflatten_return(ret_template, results[len(names):])
+
+    def _flatten_return(self, value: Any, node: ast.AST) -> tuple[list[tensor], Any]:
+        if value is None:
+            return [], None
+        if isinstance(value, tuple):
+            return [self.semantic.to_tensor(v) for v in value], len(value)
+        return [self.semantic.to_tensor(value)], -1
+
+    @staticmethod
+    def _unflatten_return(template: Any, values: list[tensor]) -> Any:
+        if template is None:
+            return None
+        return values[0] if template == -1 else tuple(values)
+
+    # -- for ---------------------------------------------------------------------------------
+    def visit_For(self, node: ast.For) -> None:
+        if node.orelse:
+            raise self.error(node, "for ... else is not supported", UnsupportedLanguageConstruct)
+        if not isinstance(node.iter, ast.Call):
+            raise self.error(node.iter, "a for loop must iterate over range(...), "
+                             "tl.range(...) or tl.static_range(...)",
+                             UnsupportedLanguageConstruct)
+        iterator = self.visit(node.iter)
+        if isinstance(iterator, builtins.range):
+            iterator = tl_builtins.range(iterator.start, iterator.stop, iterator.step)
+        if isinstance(iterator, tl_builtins.static_range):
+            self._python_loop(node, builtins.range(iterator.start, iterator.end, iterator.step),
+                              wrap=constexpr)
+            return
+        if not isinstance(iterator, tl_builtins.range):
+            raise self.error(node.iter, "a for loop must iterate over range(...), "
+                             "tl.range(...) or tl.static_range(...)",
+                             UnsupportedLanguageConstruct)
+        bounds = [iterator.start, iterator.end, iterator.step]
+        if self.builder.concrete:
+            values = [int(self.builder.static_value(b.handle)) if isinstance(b, tensor)
+                      else int(b.value if isinstance(b, constexpr) else b) for b in bounds]
+            if values[2] == 0:
+                raise self.error(node.iter, "range() step must not be zero")
+            self._python_loop(node, builtins.range(*values),
+                              wrap=lambda i: self.semantic.to_tensor(i))
+            return
+        self._scf_for(node, bounds)
+
+    def _python_loop(self, node: ast.For, values, wrap) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable must be a single name")
+        for i in values:
+            self.lscope[node.target.id] = wrap(i)
+            self.visit_block(node.body)
+            if self.returned:
+                return
+
+    def _scf_for(self, node: ast.For, bounds: list) -> None:
+        from tritonc.compiler.mlir_builder import ir
+
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable must be a single name")
+        lb, ub, step = (self.semantic.to_tensor(b) for b in bounds)
+        iv_ty = self.semantic.integer_promote(self.semantic.integer_promote(lb.dtype, ub.dtype),
+                                              step.dtype)
+        if not iv_ty.is_int():
+            raise self.error(node.iter, "range() bounds must be integers")
+        iv_ty = T.int64 if iv_ty.primitive_bitwidth == 64 else T.int32
+        lb, ub, step = (self.semantic.cast(b, iv_ty) for b in (lb, ub, step))
+        names = self._carried(assigned_names(node.body))
+        before = dict(self.lscope)
+        inits = [before[n] for n in names]
+        builder = self.builder
+        loop = builder.for_op(lb.handle, ub.handle, step.handle, [v.handle for v in inits])
+        saved_ip = builder.ip
+        builder.ip = ir.InsertionPoint(loop.body)
+        self.lscope = dict(before)
+        self.lscope[node.target.id] = tensor(loop.induction_variable, iv_ty)
+        for n, init, arg in zip(names, inits, loop.inner_iter_args):
+            self.lscope[n] = tensor(arg, init.type)
+        self.visit_block(node.body)
+        if self.returned:
+            raise self.error(node, "`return` inside a loop is not supported",
+                             UnsupportedLanguageConstruct)
+        yields = []
+        for n, init in zip(names, inits):
+            value = self.lscope.get(n)
+            if not isinstance(value, tensor) or value.type != init.type:
+                got = value.type if isinstance(value, tensor) else type(value).__name__
+                raise self.error(node, f"loop-carried variable {n!r} has type {init.type} "
+                                 f"before the loop but {got} inside it; convert it explicitly "
+                                 f"(e.g. {n} = {n}.to(...)) so the type stays the same")
+            yields.append(value.handle)
+        builder.yield_(yields)
+        builder.ip = saved_ip
+        self.lscope = before
+        for n, init, result in zip(names, inits, loop.results):
+            self.lscope[n] = tensor(result, init.type)
+
+    # -- while -------------------------------------------------------------------------------
+    def visit_While(self, node: ast.While) -> None:
+        if node.orelse:
+            raise self.error(node, "while ... else is not supported",
+                             UnsupportedLanguageConstruct)
+        if self.builder.concrete:
+            while self.static_condition(self.visit(node.test)):
+                self.visit_block(node.body)
+                if self.returned:
+                    return
+            return
+        from tritonc.compiler.mlir_builder import ir
+
+        names = self._carried(assigned_names(node.body))
+        before = dict(self.lscope)
+        inits = [before[n] for n in names]
+        builder = self.builder
+        saved_ip = builder.ip
+        op, before_block, after_block = builder.while_op([v.type for v in inits],
+                                                         [v.handle for v in inits])
+        builder.ip = ir.InsertionPoint(before_block)
+        self.lscope = dict(before)
+        for n, init, arg in zip(names, inits, before_block.arguments):
+            self.lscope[n] = tensor(arg, init.type)
+        cond = self.visit(node.test)
+        if not isinstance(cond, tensor):
+            cond = self.semantic.to_tensor(bool(cond.value if isinstance(cond, constexpr)
+                                                else cond))
+        cond = self.semantic.cast(cond, T.int1)
+        builder.condition(cond.handle, list(before_block.arguments))
+        builder.ip = ir.InsertionPoint(after_block)
+        self.lscope = dict(before)
+        for n, init, arg in zip(names, inits, after_block.arguments):
+            self.lscope[n] = tensor(arg, init.type)
+        self.visit_block(node.body)
+        yields = []
+        for n, init in zip(names, inits):
+            value = self.lscope.get(n)
+            if not isinstance(value, tensor) or value.type != init.type:
+                raise self.error(node, f"loop-carried variable {n!r} changes type inside the "
+                                 "while loop")
+            yields.append(value.handle)
+        builder.yield_(yields)
+        builder.ip = saved_ip
+        self.lscope = before
+        for n, init, result in zip(names, inits, op.results):
+            self.lscope[n] = tensor(result, init.type)
+
+
+
+def _unsupported_visitor(what: str):
+    def visit(self, node: ast.AST) -> None:
+        raise self.error(node, f"{what} is not supported in a Triton kernel",
+                         UnsupportedLanguageConstruct)
+
+    return visit
+
+
+for _name, _what in (("Break", "`break`"), ("Continue", "`continue`"), ("Try", "`try`"),
+                     ("With", "`with`"), ("Lambda", "`lambda`"), ("Raise", "`raise`"),
+                     ("Global", "`global`"), ("Nonlocal", "`nonlocal`"), ("Delete", "`del`"),
+                     ("ClassDef", "a class definition"), ("AsyncFor", "`async for`"),
+                     ("Yield", "`yield`"), ("Await", "`await`")):
+    setattr(ControlFlowMixin, f"visit_{_name}", _unsupported_visitor(_what))

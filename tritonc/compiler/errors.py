@@ -1,0 +1,46 @@
+"""Errors that point at the kernel's own source: file, line, column, the line and a caret."""
+
+from __future__ import annotations
+
+import ast
+
+
+class CompilationError(Exception):
+    """A kernel could not be compiled (or interpreted) because of the code at `lineno`."""
+
+    def __init__(self, src: str, node: ast.AST | None, message: str, *, filename: str = "<kernel>",
+                 line_offset: int = 0, kernel: str = "") -> None:
+        self.src = src
+        self.message = message
+        self.filename = filename
+        self.kernel = kernel
+        self.lineno = (getattr(node, "lineno", 1) or 1) + line_offset
+        self.col_offset = getattr(node, "col_offset", 0) or 0
+        self.source_line = ""
+        lines = src.splitlines()
+        local = self.lineno - line_offset - 1
+        if node is not None and 0 <= local < len(lines):
+            self.source_line = lines[local]
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = f"{self.filename}:{self.lineno}:{self.col_offset + 1}"
+        inside = f" in {self.kernel}" if self.kernel else ""
+        text = f"{where}{inside}: {self.message}"
+        if self.source_line:
+            text += f"\n{self.source_line}\n{' ' * self.col_offset}^"
+        return text
+
+    def __reduce__(self):
+        return (_rebuild, (self.__class__, self.__dict__.copy()))
+
+
+def _rebuild(cls, state):
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    Exception.__init__(err, err._format())
+    return err
+
+
+class UnsupportedLanguageConstruct(CompilationError):
+    """Python syntax the Triton language does not have (break, try, with, lambda, ...)."""

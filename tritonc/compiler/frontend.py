@@ -1,0 +1,87 @@
+"""From a @jit function and its specialization to a verified TTIR module.
+
+A specialization names each parameter's type (`*fp32`, `i32`, `fp16`, `i1`, ...) or
+gives its constexpr value, and lists the arguments known to be divisible by 16
+(they get `tt.divisibility = 16`). Integers equal to 1 arrive as constexprs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tritonc.compiler import mlir_loader
+from tritonc.compiler.errors import CompilationError
+from tritonc.language import dtypes as T
+from tritonc.language.core import constexpr, tensor
+from tritonc.language.semantic import Semantic
+from tritonc.runtime.jit import JITFunction
+
+
+def parse_type(text: str) -> T.base_type:
+    """`*fp32` -> pointer_type(fp32); `i32` -> int32; `fp16` -> float16."""
+    text = text.strip()
+    if text.startswith("*"):
+        const = text.startswith("*k")
+        inner = text[2:] if const else text[1:]
+        return T.pointer_type(parse_type(inner), 1, const)
+    try:
+        return T.from_name(text)
+    except ValueError:
+        raise ValueError(f"unknown type {text!r} in signature") from None
+
+
+@dataclass(frozen=True)
+class Specialization:
+    """What one compilation of a kernel is for."""
+
+    signature: Mapping[str, str]
+    constexprs: Mapping[str, Any] = field(default_factory=dict)
+    divisible_by_16: frozenset[str] = frozenset()
+
+    def key(self) -> str:
+        parts = [f"{n}:{t}{':16' if n in self.divisible_by_16 else ''}"
+                 for n, t in self.signature.items()]
+        parts += [f"{n}={v!r}" for n, v in sorted(self.constexprs.items())]
+        return ",".join(parts)
+
+
+def make_ttir(fn: JITFunction, spec: Specialization, context=None):
+    """Walk `fn` with the MLIR builder; return the verified TTIR module."""
+    from tritonc.compiler.code_generator import CodeGenerator
+    from tritonc.compiler.mlir_builder import MLIRBuilder, ir
+
+    context = context or mlir_loader.new_context()
+    builder = MLIRBuilder(context)
+    semantic = Semantic(builder)
+    scope: dict[str, Any] = {}
+    runtime_params, arg_types, arg_attrs = [], [], []
+    for p in fn.params:
+        if p.name in spec.constexprs:
+            scope[p.name] = constexpr(spec.constexprs[p.name])
+        elif p.name in spec.signature:
+            runtime_params.append(p.name)
+            arg_types.append(parse_type(spec.signature[p.name]))
+            arg_attrs.append({"tt.divisibility": 16} if p.name in spec.divisible_by_16 else {})
+        elif p.is_constexpr:
+            raise CompilationError(fn.src, None, f"constexpr argument {p.name!r} has no value",
+                                   filename=fn.filename, kernel=fn.__name__)
+        else:
+            raise CompilationError(fn.src, None, f"argument {p.name!r} is missing from the "
+                                   "signature", filename=fn.filename, kernel=fn.__name__)
+    with context:
+        builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
+    func_op, args = builder.function(fn.__name__, arg_types, "public",
+                                     arg_attrs if any(arg_attrs) else None)
+    for name, ty, arg in zip(runtime_params, arg_types, args):
+        scope[name] = tensor(arg, ty)
+    generator = CodeGenerator(fn, semantic, scope)
+    generator.visit(fn.parse())
+    if generator.ret_value is not None:
+        raise generator.error(None, "a kernel cannot return a value")
+    builder.return_([])
+    module = builder.module
+    if not module.operation.verify():
+        raise RuntimeError("the generated TTIR does not verify")
+    return module

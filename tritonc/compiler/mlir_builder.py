@@ -1,0 +1,277 @@
+"""The MLIR builder: the semantic layer's ops become TTIR through the Python bindings.
+
+Implements `language.builder.Builder` over an `mlir.ir` module, plus the structured
+pieces only a compiler needs (functions, scf.if/for/while, calls), which the code
+generator uses when a condition or bound is not known while walking the kernel.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tritonc.compiler import mlir_loader
+from tritonc.dialects.spec import OPTIONAL, SINGLE, VARIADIC
+from tritonc.dialects.tt import OP_DEFS
+from tritonc.language import dtypes as T
+
+ir = mlir_loader.load()
+from mlir.dialects import func, scf  # noqa: E402  (needs libLLVM preloaded above)
+
+CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8,
+        "uge": 9}
+CMPF = {"false": 0, "oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "ord": 7,
+        "ueq": 8, "ugt": 9, "uge": 10, "ult": 11, "ule": 12, "une": 13, "uno": 14, "true": 15}
+SCALAR_TYPES = {"int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+                "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
+                "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b15": "f8E4M3B11FNUZ",
+                "fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64"}
+
+
+class MLIRBuilder:
+    """Builds TTIR into `self.module`; `ip` and `loc` say where and from which line."""
+
+    concrete = False
+
+    def __init__(self, context: Any) -> None:
+        self.context = context
+        with context:
+            self.loc = ir.Location.unknown()
+            self.module = ir.Module.create(self.loc)
+        self.ip = ir.InsertionPoint(self.module.body)
+        self._type_cache: dict[T.base_type, Any] = {}
+        self._names = itertools.count()
+
+    # -- types -----------------------------------------------------------------------
+    def ir_type(self, ty: T.base_type):
+        cached = self._type_cache.get(ty)
+        if cached is not None:
+            return cached
+        with self.context:
+            if isinstance(ty, T.block_type):
+                out = ir.RankedTensorType.get(list(ty.shape), self.ir_type(ty.element_ty))
+            elif isinstance(ty, T.pointer_type):
+                out = ir.Type.parse(f"!tt.ptr<{self.ir_type(ty.element_ty)}, "
+                                    f"{ty.address_space} : i32>")
+            elif isinstance(ty, T.tensor_descriptor_type):
+                out = ir.Type.parse(f"!tt.tensordesc<{self.ir_type(ty.block_type)}>")
+            else:
+                out = ir.Type.parse(SCALAR_TYPES[ty.name])
+        self._type_cache[ty] = out
+        return out
+
+    # -- the Builder protocol ---------------------------------------------------------------
+    def _scalar_attr(self, value, ty: T.dtype):
+        mlir_ty = self.ir_type(ty)
+        if ty.is_floating():
+            return ir.FloatAttr.get(mlir_ty, float(value))
+        bits = ty.primitive_bitwidth
+        value = int(value) & ((1 << bits) - 1)
+        if bits > 1 and value >= 1 << (bits - 1):
+            value -= 1 << bits  # stored as signless two's complement
+        return ir.IntegerAttr.get(mlir_ty, value)
+
+    def constant(self, value, ty: T.base_type):
+        with self.context, self.loc:
+            if isinstance(ty, T.block_type):
+                attr = ir.DenseElementsAttr.get_splat(self.ir_type(ty),
+                                                      self._scalar_attr(value, ty.element_ty))
+            else:
+                attr = self._scalar_attr(value, ty)
+            return self._create("arith.constant", [], [self.ir_type(ty)], {"value": attr})[0]
+
+    def create(self, name: str, operands: Sequence, result_types: Sequence[T.base_type],
+               attrs: Mapping[str, Any] | None = None) -> list:
+        with self.context, self.loc:
+            types = [self.ir_type(t) for t in result_types]
+            opdef = OP_DEFS.get(name)
+            if opdef is not None:
+                values, mlir_attrs = self._tt_operands(opdef, list(operands), attrs or {})
+            else:
+                values = list(operands)
+                mlir_attrs = self._upstream_attrs(name, attrs or {})
+            return self._create(name, values, types, mlir_attrs)
+
+    def _create(self, name: str, operands: list, types: list, attrs: dict) -> list:
+        op = ir.Operation.create(name, results=types, operands=operands, attributes=attrs,
+                                 loc=self.loc, ip=self.ip)
+        return list(op.results)
+
+    def _tt_operands(self, opdef, operands: list, attrs: Mapping[str, Any]):
+        """Operand values and attributes of a tt op, with segment sizes where needed."""
+        values, segments = [], []
+        singles = [n for n, a in opdef.operands if a == SINGLE]
+        n_var = sum(a == VARIADIC for _, a in opdef.operands)
+        # variadic groups split what is left after the fixed operands
+        fixed = len(singles) + sum(a == OPTIONAL for _, a in opdef.operands)
+        rest = len(operands) - fixed
+        groups = self._variadic_split(opdef.name, rest, n_var, operands)
+        it = iter(operands)
+        for _, arity in opdef.operands:
+            if arity == VARIADIC:
+                group = [next(it) for _ in range(groups.pop(0))]
+                values += group
+                segments.append(len(group))
+            else:
+                value = next(it)
+                if value is None and arity == SINGLE:
+                    raise ValueError(f"{opdef.name}: a required operand is missing")
+                if value is not None:
+                    values.append(value)
+                segments.append(0 if value is None else 1)
+        mlir_attrs = {n: self._attr(kind, attrs.get(n)) for n, kind in opdef.attrs.items()}
+        if opdef.needs_segments:
+            mlir_attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments)
+        return values, mlir_attrs
+
+    @staticmethod
+    def _variadic_split(name: str, rest: int, n_var: int, operands: list) -> list[int]:
+        if n_var == 0:
+            return []
+        if n_var == 1:
+            return [rest]
+        # make_block_ptr (shape*, strides*, offsets*) and make_tensor_descriptor
+        # (shape*, strides*): the groups have equal length
+        return [rest // n_var] * n_var
+
+    def _attr(self, kind: str, value):
+        if kind == "i32":
+            return ir.IntegerAttr.get(ir.IntegerType.get_signless(32), int(value or 0))
+        if kind == "bool":
+            return ir.BoolAttr.get(bool(value))
+        if kind == "str":
+            return ir.StringAttr.get(value or "")
+        if kind == "i32s":
+            return ir.DenseI32ArrayAttr.get([int(v) for v in (value or [])])
+        if kind == "sym":
+            return ir.FlatSymbolRefAttr.get(value)
+        raise ValueError(f"unknown attribute kind {kind!r}")
+
+    def _upstream_attrs(self, name: str, attrs: Mapping[str, Any]) -> dict:
+        out = {}
+        for key, value in attrs.items():
+            if key == "predicate":
+                table = CMPI if name == "arith.cmpi" else CMPF
+                out[key] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), table[value])
+            else:
+                raise ValueError(f"{name}: unexpected attribute {key!r}")
+        return out
+
+    def reduce(self, operands, axis, result_types, combine):
+        return self._combining_op("tt.reduce", operands, result_types, combine,
+                                  {"axis": axis})
+
+    def scan(self, operands, axis, reverse, result_types, combine):
+        return self._combining_op("tt.scan", operands, result_types, combine,
+                                  {"axis": axis, "reverse": reverse})
+
+    def _combining_op(self, name, operands, result_types, combine, attrs):
+        scalar_tys = [t.scalar for t in result_types]
+        symbol = self.combine_function(scalar_tys, combine)
+        return self.create(name, operands, result_types, {**attrs, "combine": symbol})
+
+    def combine_function(self, scalar_tys: list[T.dtype], combine) -> str:
+        """A private func.func taking 2N scalars and returning N, built by `combine`."""
+        symbol = f"{name_prefix(scalar_tys)}_combine_{next(self._names)}"
+        ins = [self.ir_type(t) for t in scalar_tys] * 2
+        outs = [self.ir_type(t) for t in scalar_tys]
+        with self.context, self.loc:
+            fn = func.FuncOp(symbol, (ins, outs), visibility="private",
+                             ip=ir.InsertionPoint(self.module.body))
+            block = fn.add_entry_block()
+        saved = self.ip
+        self.ip = ir.InsertionPoint(block)
+        try:
+            args = list(block.arguments)
+            results = combine(args[: len(scalar_tys)], args[len(scalar_tys):])
+            self.return_(results)
+        finally:
+            self.ip = saved
+        return symbol
+
+    def set_attr(self, handle, name: str, value) -> None:
+        with self.context:
+            attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), int(value[0])) \
+                if len(value) == 1 else ir.DenseI32ArrayAttr.get([int(v) for v in value])
+            owner = handle.owner
+            if isinstance(owner, ir.Block):
+                return
+            owner.attributes[name] = attr
+
+    def static_value(self, handle) -> None:
+        return None
+
+    # -- structure (compiler only) ---------------------------------------------------------
+    def function(self, name: str, arg_types: Sequence[T.base_type], visibility: str | None,
+                 arg_attrs: Sequence[dict] | None = None):
+        """A func.func with an entry block; the insertion point moves into it."""
+        with self.context, self.loc:
+            ins = [self.ir_type(t) for t in arg_types]
+            fn = func.FuncOp(name, (ins, []), visibility=visibility,
+                             ip=ir.InsertionPoint(self.module.body))
+            if arg_attrs:
+                fn.arg_attrs = ir.ArrayAttr.get([
+                    ir.DictAttr.get({k: ir.IntegerAttr.get(ir.IntegerType.get_signless(32), v)
+                                     for k, v in attrs.items()})
+                    for attrs in arg_attrs
+                ])
+            block = fn.add_entry_block()
+        self.ip = ir.InsertionPoint(block)
+        return fn, list(block.arguments)
+
+    def set_result_types(self, fn, result_types: Sequence[T.base_type]) -> None:
+        with self.context:
+            ins = list(ir.FunctionType(fn.type.value).inputs)
+            outs = [self.ir_type(t) for t in result_types]
+            fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(ins, outs))
+
+    def return_(self, values: Sequence) -> None:
+        with self.context, self.loc:
+            func.ReturnOp(list(values), ip=self.ip)
+
+    def call(self, symbol: str, args: Sequence, result_types: Sequence[T.base_type]) -> list:
+        with self.context, self.loc:
+            op = func.CallOp([self.ir_type(t) for t in result_types],
+                             ir.FlatSymbolRefAttr.get(symbol), list(args), ip=self.ip)
+            return list(op.results)
+
+    def if_op(self, cond, result_types: Sequence[T.base_type], has_else: bool):
+        with self.context, self.loc:
+            return scf.IfOp(cond, [self.ir_type(t) for t in result_types], has_else=has_else,
+                            ip=self.ip)
+
+    def move_region_ops(self, src_block, dst_block) -> None:
+        for op in list(src_block.operations):
+            op.detach_from_parent()
+            dst_block.append(op)
+
+    def for_op(self, lb, ub, step, inits: Sequence):
+        with self.context, self.loc:
+            return scf.ForOp(lb, ub, step, list(inits), ip=self.ip)
+
+    def while_op(self, types: Sequence[T.base_type], inits: Sequence):
+        with self.context, self.loc:
+            op = scf.WhileOp([self.ir_type(t) for t in types], list(inits), ip=self.ip)
+            mlir_tys = [self.ir_type(t) for t in types]
+            before = op.before.blocks.append(*mlir_tys)
+            after = op.after.blocks.append(*mlir_tys)
+            return op, before, after
+
+    def yield_(self, values: Sequence) -> None:
+        with self.context, self.loc:
+            scf.YieldOp(list(values), ip=self.ip)
+
+    def condition(self, cond, values: Sequence) -> None:
+        with self.context, self.loc:
+            scf.ConditionOp(cond, list(values), ip=self.ip)
+
+    def index_cast(self, value, to_index: bool):
+        """arith.index_cast between an integer and `index` (scf.for bounds)."""
+        with self.context, self.loc:
+            ty = ir.IndexType.get() if to_index else ir.IntegerType.get_signless(32)
+            return self._create("arith.index_cast", [value], [ty], {})[0]
+
+
+def name_prefix(tys: Sequence[T.dtype]) -> str:
+    return "_".join(t.name for t in tys)

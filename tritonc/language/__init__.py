@@ -1,0 +1,73 @@
+"""The Triton language as tritonc implements it: `import tritonc.language as tl`."""
+
+from tritonc.language import extra, math
+from tritonc.language.builtins import *  # noqa: F403 (the builtins are the language's namespace)
+from tritonc.language.builtins import range, static_range, tensor_descriptor
+from tritonc.language.core import constexpr, tensor
+from tritonc.language.dtypes import (
+    bfloat16,
+    block_type,
+    dtype,
+    float8e4b15,
+    float8e4nv,
+    float8e5,
+    float16,
+    float32,
+    float64,
+    int1,
+    int8,
+    int16,
+    int32,
+    int64,
+    pointer_type,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    void,
+)
+from tritonc.language.math import (
+    abs,
+    ceil,
+    cos,
+    div_rn,
+    erf,
+    exp,
+    exp2,
+    fdiv,
+    floor,
+    fma,
+    log,
+    log2,
+    rsqrt,
+    sin,
+    sqrt,
+    sqrt_rn,
+    umulhi,
+)
+from tritonc.language.random import rand, randint, randint4x, randn, randn4x, uint_to_uniform_float
+from tritonc.language.standard import (
+    argmax,
+    argmin,
+    cdiv,
+    constexpr_function,
+    cumprod,
+    cumsum,
+    full_like,
+    interleave,
+    max,
+    min,
+    ravel,
+    sigmoid,
+    softmax,
+    sum,
+    swizzle2d,
+    xor_sum,
+    zeros_like,
+)
+
+float8e4 = float8e4nv
+bool_ = int1
+pi32_t = pointer_type(int32)
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,298 @@
+"""The types of the Triton language: scalars, pointers, blocks (tensors) and descriptors.
+
+A `dtype` is a scalar type named as Triton names it (`fp32`, `int8`, `uint64`,
+`fp8e4nv`, ...). `pointer_type(dtype)` is a pointer to it, `block_type(dtype, shape)`
+a tensor of it. Types are plain values: builders translate them (to MLIR types, to
+numpy dtypes); the semantic layer reasons about them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SINT_NAMES = ("int1", "int8", "int16", "int32", "int64")
+UINT_NAMES = ("uint8", "uint16", "uint32", "uint64")
+FP_NAMES = ("fp8e4b15", "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+
+# (exponent bits, mantissa bits, exponent bias) of each float type
+FP_FORMATS = {
+    "fp8e4b15": (4, 3, 15),
+    "fp8e4nv": (4, 3, 7),
+    "fp8e5": (5, 2, 15),
+    "fp16": (5, 10, 15),
+    "bf16": (8, 7, 127),
+    "fp32": (8, 23, 127),
+    "fp64": (11, 52, 1023),
+}
+
+
+class base_type:
+    """Common queries every language type answers (all False unless overridden)."""
+
+    def is_ptr(self) -> bool:
+        return False
+
+    def is_block(self) -> bool:
+        return False
+
+    def is_floating(self) -> bool:
+        return False
+
+    def is_int(self) -> bool:
+        return False
+
+    def is_bool(self) -> bool:
+        return False
+
+    def is_void(self) -> bool:
+        return False
+
+    def is_block_ptr(self) -> bool:
+        return False
+
+    def is_tensor_descriptor(self) -> bool:
+        return False
+
+    @property
+    def scalar(self) -> base_type:
+        return self
+
+
+class dtype(base_type):
+    """A scalar type, compared by name."""
+
+    def __init__(self, name: str) -> None:
+        if name not in SINT_NAMES + UINT_NAMES + FP_NAMES + ("void",):
+            raise ValueError(f"unknown dtype {name!r}")
+        self.name = name
+
+    # -- classification --------------------------------------------------------
+    def is_floating(self) -> bool:
+        return self.name in FP_NAMES
+
+    def is_fp8(self) -> bool:
+        return self.name.startswith("fp8")
+
+    def is_fp16(self) -> bool:
+        return self.name == "fp16"
+
+    def is_bf16(self) -> bool:
+        return self.name == "bf16"
+
+    def is_fp32(self) -> bool:
+        return self.name == "fp32"
+
+    def is_fp64(self) -> bool:
+        return self.name == "fp64"
+
+    def is_int(self) -> bool:
+        return self.name in SINT_NAMES + UINT_NAMES
+
+    def is_int_signed(self) -> bool:
+        return self.name in SINT_NAMES
+
+    def is_int_unsigned(self) -> bool:
+        return self.name in UINT_NAMES
+
+    def is_bool(self) -> bool:
+        return self.name == "int1"
+
+    def is_void(self) -> bool:
+        return self.name == "void"
+
+    # -- sizes -----------------------------------------------------------------
+    @property
+    def primitive_bitwidth(self) -> int:
+        if self.is_bool():
+            return 1
+        if self.is_int():
+            return int(self.name.lstrip("uint"))
+        if self.is_fp8():
+            return 8
+        return {"fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64}[self.name]
+
+    @property
+    def int_bitwidth(self) -> int:
+        return self.primitive_bitwidth
+
+    @property
+    def fp_mantissa_width(self) -> int:
+        return FP_FORMATS[self.name][1]
+
+    @property
+    def exponent_bias(self) -> int:
+        return FP_FORMATS[self.name][2]
+
+    def to_unsigned(self) -> dtype:
+        return dtype(f"uint{self.primitive_bitwidth}") if self.is_int_signed() else self
+
+    def to_signed(self) -> dtype:
+        return dtype(f"int{self.primitive_bitwidth}") if self.is_int_unsigned() else self
+
+    def with_element_ty(self, element_ty: base_type) -> base_type:
+        return element_ty
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dtype) and not isinstance(other, pointer_type) and (
+            self.name == other.name
+        )
+
+    def __hash__(self) -> int:
+        return hash(("dtype", self.name))
+
+    def __repr__(self) -> str:
+        return f"triton.language.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def cache_key_part(self) -> str:
+        return self.name
+
+    def __call__(self, value):
+        """`tl.float32(x)` inside a kernel is a cast; outside it names the type."""
+        raise TypeError(f"{self.name} is a type; use x.to(tl.{self.name}) to convert a value")
+
+
+class pointer_type(dtype):
+    """A pointer to `element_ty` in `address_space` (1: global memory)."""
+
+    def __init__(self, element_ty: base_type, address_space: int = 1, const: bool = False):
+        self.element_ty = element_ty
+        self.address_space = address_space
+        self.const = const
+        self.name = f"pointer<{element_ty}>"
+
+    def is_ptr(self) -> bool:
+        return True
+
+    def is_floating(self) -> bool:
+        return False
+
+    def is_int(self) -> bool:
+        return False
+
+    def is_bool(self) -> bool:
+        return False
+
+    def is_fp8(self) -> bool:
+        return False
+
+    def is_block_ptr(self) -> bool:
+        return isinstance(self.element_ty, block_type)
+
+    @property
+    def primitive_bitwidth(self) -> int:
+        return 64
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, pointer_type) and (
+            self.element_ty == other.element_ty and self.address_space == other.address_space
+        )
+
+    def __hash__(self) -> int:
+        return hash(("ptr", self.element_ty, self.address_space))
+
+    def __repr__(self) -> str:
+        return f"pointer_type({self.element_ty!r})"
+
+    def __str__(self) -> str:
+        return f"*{self.element_ty}"
+
+
+class block_type(base_type):
+    """A tensor of `element_ty` with a static shape (every dimension a power of two)."""
+
+    def __init__(self, element_ty: dtype, shape: list[int] | tuple[int, ...]):
+        self.element_ty = element_ty
+        self.shape = tuple(int(s) for s in shape)
+        self.numel = 1
+        for s in self.shape:
+            self.numel *= s
+
+    def is_block(self) -> bool:
+        return True
+
+    @property
+    def scalar(self) -> dtype:
+        return self.element_ty
+
+    def get_block_shapes(self) -> tuple[int, ...]:
+        return self.shape
+
+    def with_element_ty(self, element_ty: dtype) -> block_type:
+        return block_type(element_ty, self.shape)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, block_type) and (
+            self.element_ty == other.element_ty and self.shape == other.shape
+        )
+
+    def __hash__(self) -> int:
+        return hash(("block", self.element_ty, self.shape))
+
+    def __repr__(self) -> str:
+        return f"<{list(self.shape)}, {self.element_ty}>"
+
+    __str__ = __repr__
+
+
+class tensor_descriptor_type(base_type):
+    """A handle to a global tensor read and written in blocks of `block_type`."""
+
+    def __init__(self, block_ty: block_type):
+        self.block_type = block_ty
+
+    def is_tensor_descriptor(self) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, tensor_descriptor_type) and self.block_type == other.block_type
+
+    def __hash__(self) -> int:
+        return hash(("desc", self.block_type))
+
+    def __repr__(self) -> str:
+        return f"tensor_descriptor<{self.block_type}>"
+
+
+@dataclass(frozen=True)
+class tuple_type(base_type):
+    """The type of a tuple value (a kernel argument or a value built in a kernel)."""
+
+    types: tuple[base_type, ...]
+
+    def __repr__(self) -> str:
+        return f"({', '.join(map(str, self.types))})"
+
+
+void = dtype("void")
+int1 = dtype("int1")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float8e4b15 = dtype("fp8e4b15")
+float8e4nv = dtype("fp8e4nv")
+float8e5 = dtype("fp8e5")
+float16 = dtype("fp16")
+bfloat16 = dtype("bf16")
+float32 = dtype("fp32")
+float64 = dtype("fp64")
+
+ALL_DTYPES = [int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+              float8e4b15, float8e4nv, float8e5, float16, bfloat16, float32, float64]
+
+
+def from_name(name: str) -> dtype:
+    """The dtype for a Triton type name (`fp32`) or its long alias (`float32`)."""
+    aliases = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16",
+               "float8e4nv": "fp8e4nv", "float8e5": "fp8e5", "float8e4b15": "fp8e4b15",
+               "i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+               "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "bool": "int1"}
+    return dtype(aliases.get(name, name))

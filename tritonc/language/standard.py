@@ -1,0 +1,223 @@
+"""Functions of `tl` written in the Triton language itself (sum, max, softmax, cdiv, ...).
+
+They are ordinary @jit functions: the code generator inlines them like any callee, and
+the interpreter runs them the same way.
+"""
+
+from __future__ import annotations
+
+import tritonc.language as tl
+from tritonc.language.core import constexpr, tensor_method
+from tritonc.language.dtypes import dtype
+from tritonc.runtime.jit import jit
+
+
+def constexpr_function(fn):
+    """Run `fn` at compile time on constexpr arguments (unwrapped); its result is constexpr."""
+    fn.__triton_constexpr_function__ = True
+    return fn
+
+
+@constexpr_function
+def _accumulator_dtype(in_dtype: dtype, requested: dtype | None) -> dtype:
+    """sum/cumsum/cumprod of small integers accumulate in 32 bits, as in Triton."""
+    if requested is not None:
+        return requested
+    if in_dtype.is_int() and in_dtype.primitive_bitwidth < 32:
+        return tl.int32 if in_dtype.is_int_signed() or in_dtype.is_bool() else tl.uint32
+    return in_dtype
+
+
+@jit
+def cdiv(x, div):
+    """ceil(x / div) for non-negative integers."""
+    return (x + div - 1) // div
+
+
+@jit
+def zeros_like(input):
+    """A tensor of zeros with the shape and type of `input`."""
+    return tl.zeros(input.shape, input.dtype)
+
+
+@jit
+def full_like(input, value):
+    return tl.full(input.shape, value, input.dtype)
+
+
+@tensor_method
+@jit
+def sigmoid(x):
+    """1 / (1 + exp(-x)), elementwise."""
+    return 1 / (1 + tl.exp(-x))
+
+
+@tensor_method
+@jit
+def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
+    """exp(x) / sum(exp(x)) along `dim` (all elements when None), computed stably."""
+    if dim is None:
+        _dim: tl.constexpr = 0
+    else:
+        _dim: tl.constexpr = dim
+    z = x - tl.max(x, _dim, keep_dims=True)
+    num = tl.exp(z)
+    den = tl.sum(num, _dim, keep_dims=True)
+    return tl.fdiv(num, den, ieee_rounding)
+
+
+@tensor_method
+@jit
+def ravel(x):
+    """`x` as a 1-D tensor (element order may change)."""
+    return tl.view(x, [x.numel])
+
+
+@jit
+def _sum_combine(a, b):
+    return a + b
+
+
+@jit
+def _prod_combine(a, b):
+    return a * b
+
+
+@jit
+def _xor_combine(a, b):
+    return a ^ b
+
+
+@jit
+def _max_combine(a, b):
+    return tl.maximum(a, b)
+
+
+@jit
+def _min_combine(a, b):
+    return tl.minimum(a, b)
+
+
+@jit
+def _argmax_combine(value1, index1, value2, index2):
+    take_first = (value1 > value2) | ((value1 == value2) & (index1 < index2))
+    return tl.where(take_first, value1, value2), tl.where(take_first, index1, index2)
+
+
+@jit
+def _argmin_combine(value1, index1, value2, index2):
+    take_first = (value1 < value2) | ((value1 == value2) & (index1 < index2))
+    return tl.where(take_first, value1, value2), tl.where(take_first, index1, index2)
+
+
+@tensor_method
+@jit
+def sum(input, axis=None, keep_dims=False, dtype: tl.constexpr = None):
+    """The sum along `axis` (of all elements when None)."""
+    input = input.to(_accumulator_dtype(input.dtype, dtype))
+    return tl.reduce(input, axis, _sum_combine, keep_dims=keep_dims)
+
+
+@tensor_method
+@jit
+def xor_sum(input, axis=None, keep_dims=False):
+    """The bitwise xor of the elements along `axis`."""
+    return tl.reduce(input, axis, _xor_combine, keep_dims=keep_dims)
+
+
+@jit
+def _indices_along(input, axis: tl.constexpr):
+    """The index of each element of `input` along `axis`, broadcast to its shape."""
+    n: tl.constexpr = input.shape[axis]
+    idx = tl.arange(0, n)
+    for _ in tl.static_range(axis + 1, len(input.shape)):
+        idx = tl.expand_dims(idx, -1)
+    return tl.broadcast_to(idx, input.shape)
+
+
+@tensor_method
+@jit
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
+        keep_dims=False):
+    """The maximum along `axis`; with `return_indices`, also where it is."""
+    if return_indices:
+        return _arg_reduce(input, axis, keep_dims, _argmax_combine)
+    return tl.reduce(input, axis, _max_combine, keep_dims=keep_dims)
+
+
+@tensor_method
+@jit
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
+        keep_dims=False):
+    """The minimum along `axis`; with `return_indices`, also where it is."""
+    if return_indices:
+        return _arg_reduce(input, axis, keep_dims, _argmin_combine)
+    return tl.reduce(input, axis, _min_combine, keep_dims=keep_dims)
+
+
+@jit
+def _arg_reduce(input, axis, keep_dims, combine):
+    if axis is None:
+        flat = tl.reshape(input, [input.numel])
+        return tl.reduce((flat, tl.arange(0, input.numel)), 0, combine, keep_dims=keep_dims)
+    return tl.reduce((input, _indices_along(input, axis)), axis, combine, keep_dims=keep_dims)
+
+
+@tensor_method
+@jit
+def argmax(input, axis, tie_break_left=True, keep_dims=False):
+    """The index of the maximum along `axis` (the first one on ties)."""
+    _, index = max(input, axis, return_indices=True, keep_dims=keep_dims)
+    return index
+
+
+@tensor_method
+@jit
+def argmin(input, axis, tie_break_left=True, keep_dims=False):
+    """The index of the minimum along `axis` (the first one on ties)."""
+    _, index = min(input, axis, return_indices=True, keep_dims=keep_dims)
+    return index
+
+
+@tensor_method
+@jit
+def cumsum(input, axis=0, reverse=False, dtype: tl.constexpr = None):
+    """The inclusive running sum along `axis`."""
+    input = input.to(_accumulator_dtype(input.dtype, dtype))
+    return tl.associative_scan(input, axis, _sum_combine, reverse)
+
+
+@tensor_method
+@jit
+def cumprod(input, axis=0, reverse=False, dtype: tl.constexpr = None):
+    """The inclusive running product along `axis`."""
+    input = input.to(_accumulator_dtype(input.dtype, dtype))
+    return tl.associative_scan(input, axis, _prod_combine, reverse)
+
+
+@jit
+def interleave(a, b):
+    """The elements of `a` and `b` alternated along the last dimension."""
+    c = tl.join(a, b)
+    if len(c.shape) == 1:
+        return c
+    return tl.reshape(c, c.shape[:-2] + (2 * c.shape[-2],))
+
+
+@jit
+def swizzle2d(i, j, size_i, size_j, size_g):
+    """Map (i, j) of a size_i x size_j grid to grouped column-major order, groups of size_g rows."""
+    ij = i * size_j + j
+    size_gj = size_g * size_j
+    group_id = ij // size_gj
+    off_i = group_id * size_g
+    size_g = tl.minimum(size_i - off_i, size_g)
+    ij = ij % size_gj
+    new_i = off_i + ij % size_g
+    new_j = ij // size_g
+    return new_i, new_j
+
+
+__all__ = ["cdiv", "zeros_like", "full_like", "sigmoid", "softmax", "ravel", "sum", "xor_sum",
+           "max", "min", "argmax", "argmin", "cumsum", "cumprod", "interleave", "swizzle2d",
+           "constexpr_function", "constexpr"]
