@@ -1,0 +1,114 @@
+"""Run a kernel launch in the interpreter: one walk of the kernel per grid point.
+
+Tensor arguments (torch tensors on any device, or numpy arrays) are registered with
+the interpreter's `Memory`; tensors on a GPU are copied to the host, the kernel runs,
+and they are copied back, as Triton's interpreter does. Every load and store is
+checked against these buffers. A fault inside the kernel is re-raised with the
+kernel's name and the source line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tritonc.backends.interpreter.errors import InterpreterError
+from tritonc.backends.interpreter.memory import Memory
+from tritonc.backends.interpreter.numpy_builder import NumpyBuilder
+from tritonc.compiler.code_generator import CodeGenerator
+from tritonc.compiler.errors import CompilationError
+from tritonc.language import dtypes as T
+from tritonc.language.core import constexpr, tensor
+from tritonc.language.semantic import Semantic
+from tritonc.runtime.gpu_launch import tensor_type_name
+
+# numpy views of dtypes numpy lacks: the interpreter keeps their raw bits
+_RAW_VIEWS = {"bf16": "int16", "fp8e4nv": "uint8", "fp8e5": "uint8"}
+
+
+def _host_array(arg: Any, name: str, copies: list) -> np.ndarray:
+    """A numpy view of a tensor argument's memory (a host copy for GPU tensors)."""
+    if isinstance(arg, np.ndarray):
+        return arg
+    import torch
+
+    host = arg.detach()
+    if host.device.type != "cpu":
+        gpu, host = host, host.cpu()
+        copies.append((gpu, host))
+    kind = tensor_type_name(arg)
+    if kind in _RAW_VIEWS:
+        host = host.view(getattr(torch, _RAW_VIEWS[kind]))
+    if host.dtype == torch.bool:
+        host = host.view(torch.uint8)
+    return host.numpy()
+
+
+def bind_arguments(fn, bound: dict[str, Any], builder: NumpyBuilder,
+                   copies: list) -> dict[str, Any]:
+    """The kernel's scope: pointers into registered buffers, typed scalars, constexprs."""
+    scope: dict[str, Any] = {}
+    for p in fn.params:
+        value = bound[p.name]
+        if p.is_constexpr or isinstance(value, constexpr) or value is None:
+            scope[p.name] = constexpr(value)
+        elif hasattr(value, "data_ptr") or isinstance(value, np.ndarray):
+            array = _host_array(value, p.name, copies)
+            elt = T.from_name(tensor_type_name(value))
+            handle = builder.memory.register(array, p.name)
+            scope[p.name] = tensor(handle, T.pointer_type(elt))
+        elif isinstance(value, (bool, np.bool_)):
+            scope[p.name] = tensor(builder.constant(bool(value), T.int1), T.int1)
+        elif isinstance(value, (int, np.integer)):
+            value = int(value)
+            ty = T.int32 if -(2**31) <= value < 2**31 else (
+                T.int64 if -(2**63) <= value < 2**63 else T.uint64)
+            scope[p.name] = tensor(builder.constant(value, ty), ty)
+        elif isinstance(value, (float, np.floating)):
+            scope[p.name] = tensor(builder.constant(float(value), T.float32), T.float32)
+        else:
+            raise TypeError(f"argument {p.name!r} of {fn.__name__}: unsupported type "
+                            f"{type(value).__name__}")
+    return scope
+
+
+def _runtime_fault(error: CompilationError) -> Exception | None:
+    """The interpreter error behind a located error, re-raised with kernel and line."""
+    inner = error
+    while isinstance(inner.__cause__, CompilationError):
+        inner = inner.__cause__
+    cause = inner.__cause__
+    if not isinstance(cause, InterpreterError):
+        return None
+    where = f"{inner.filename}:{inner.lineno} in kernel {error.kernel or inner.kernel!r}"
+    fault = type(cause).__new__(type(cause))
+    fault.__dict__.update(cause.__dict__)
+    text = f"{where}: {cause}\n{inner.source_line}"
+    InterpreterError.__init__(fault, text)
+    if hasattr(fault, "message"):
+        fault.message = text
+    return fault
+
+
+def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
+    """Run `fn` over `grid` with the numpy builder."""
+    builder = NumpyBuilder(Memory())
+    copies: list = []
+    scope = bind_arguments(fn, bound, builder, copies)
+    semantic = Semantic(builder)
+    tree = fn.parse()
+    try:
+        for z in range(grid[2]):
+            for y in range(grid[1]):
+                for x in range(grid[0]):
+                    builder.set_grid((x, y, z), grid)
+                    CodeGenerator(fn, semantic, scope).visit(tree)
+    except CompilationError as e:
+        fault = _runtime_fault(e)
+        if fault is not None:
+            raise fault from None
+        raise
+    finally:
+        for gpu, host in copies:
+            gpu.copy_(host)
