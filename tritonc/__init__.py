@@ -10,6 +10,16 @@ from tritonc.runtime.jit import JITFunction, jit
 __version__ = "0.1.0"
 
 
+def cdiv(x: int, y: int) -> int:
+    """ceil(x / y) for host-side grid arithmetic."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n: int) -> int:
+    """The smallest power of two >= n (1 for n <= 1)."""
+    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+
+
 def compile(*args, **kwargs):
     """Compile a @jit function for one specialization (see `tritonc.compiler.compiler`)."""
     from tritonc.compiler.compiler import compile as _compile
@@ -29,4 +39,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'tritonc' has no attribute {name!r}")
 
 
-__all__ = ["CompilationError", "JITFunction", "compile", "jit", "__version__"]
+__all__ = ["CompilationError", "JITFunction", "cdiv", "compile", "jit", "next_power_of_2",
+           "__version__"]
