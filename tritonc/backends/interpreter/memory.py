@@ -1,0 +1,205 @@
+"""Host buffers behind kernel pointers, and memory-safe access to them.
+
+`Memory.register(array, name)` gives a buffer a disjoint virtual address range and
+returns its base pointer (a 0-d np.int64 handle). Buffer `i` is based at
+`(i + 1) << 41` and owns the addresses within 2**40 bytes either side, so every
+pointer, even one a kernel moved before its buffer's start, decodes to a buffer
+and a signed byte offset by integer arithmetic alone. Pointer arithmetic
+(`tt.addptr`) is then plain int64 addition.
+
+Accesses read and write the registered arrays themselves, through typed views of
+their bytes; nothing else of the host's memory is reachable. Every access checks
+its active lanes: an address outside its buffer, or not aligned to the element
+size, raises `InterpreterMemoryError` naming the buffer's argument, the offset and
+the buffer's size.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tritonc.backends.interpreter.errors import InterpreterMemoryError
+
+_SHIFT = 41
+_HALF = 1 << (_SHIFT - 1)
+
+
+@dataclass
+class Buffer:
+    """One registered host buffer: its bytes, its argument name, typed views of it."""
+
+    name: str
+    data: np.ndarray  # 1-d uint8 view of the buffer's bytes
+    owner: object  # keeps the host memory alive
+    views: dict[np.dtype, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def nbytes(self) -> int:
+        return self.data.size
+
+    def typed(self, dt: np.dtype) -> np.ndarray:
+        """The buffer as a 1-d array of `dt` (a trailing partial element is left out)."""
+        view = self.views.get(dt)
+        if view is None:
+            size = dt.itemsize
+            view = self.data[: self.nbytes // size * size].view(dt)
+            self.views[dt] = view
+        return view
+
+
+def _byte_span(array: np.ndarray) -> tuple[np.ndarray, int]:
+    """A uint8 view of all the bytes `array` spans, and the offset of its first element."""
+    if array.flags.c_contiguous:
+        return array.reshape(-1).view(np.uint8), 0
+    if not array.flags.writeable:
+        raise ValueError("a strided buffer must be writable to be registered")
+    start = array.__array_interface__["data"][0]
+    lo = hi = 0
+    for n, stride in zip(array.shape, array.strides, strict=True):
+        if n == 0:
+            return np.zeros(0, np.uint8), 0
+        if stride < 0:
+            lo += (n - 1) * stride
+        else:
+            hi += (n - 1) * stride
+    span = hi - lo + array.itemsize
+    raw = (ctypes.c_uint8 * span).from_address(start + lo)
+    return np.frombuffer(raw, dtype=np.uint8), -lo
+
+
+class Memory:
+    """The buffers one launch can reach, keyed by virtual address."""
+
+    def __init__(self) -> None:
+        self.buffers: list[Buffer] = []
+
+    def register(self, array: np.ndarray, name: str) -> np.ndarray:
+        """Make `array` reachable by the kernel as argument `name`; return its pointer."""
+        array = np.asarray(array)
+        data, first = _byte_span(array)
+        self.buffers.append(Buffer(name, data, array))
+        return np.array(self.base(len(self.buffers) - 1) + first, dtype=np.int64)
+
+    @staticmethod
+    def base(index: int) -> int:
+        """The virtual address of buffer `index`'s first byte."""
+        return (index + 1) << _SHIFT
+
+    @staticmethod
+    def decode(addr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(buffer index, byte offset) of each address."""
+        index = ((addr + _HALF) >> _SHIFT) - 1
+        return index, addr - ((index + 1) << _SHIFT)
+
+    # -- checked element access -----------------------------------------------
+    def locate(self, addr: np.ndarray, itemsize: int, what: str) -> tuple[Buffer, np.ndarray]:
+        """The buffer all of `addr` fall in and their element indices, checked.
+
+        `addr` holds only the lanes that access memory. Raises
+        `InterpreterMemoryError` for an address outside its buffer or misaligned.
+        """
+        addr = np.asarray(addr, dtype=np.int64)
+        lo, hi = int(addr.min()), int(addr.max())
+        index, lo_off = self.decode(np.int64(lo))
+        if index != self.decode(np.int64(hi))[0]:
+            raise InterpreterMemoryError(
+                f"{what} spans several buffers in one access (addresses {lo:#x}..{hi:#x})")
+        buf = self._buffer(int(index), lo, what)
+        offsets = addr - self.base(int(index))
+        hi_off = hi - self.base(int(index))
+        if lo_off < 0 or hi_off + itemsize > buf.nbytes:
+            bad = lo_off if lo_off < 0 else hi_off
+            raise InterpreterMemoryError(
+                f"{what} out of bounds of argument '{buf.name}': byte offset {bad} "
+                f"(element {bad // itemsize} of {itemsize} bytes) is outside its "
+                f"{buf.nbytes} bytes ({buf.nbytes // itemsize} elements)")
+        if itemsize > 1 and np.any(offsets & (itemsize - 1)):
+            bad = int(offsets[(offsets & (itemsize - 1)) != 0].flat[0])
+            raise InterpreterMemoryError(
+                f"{what} misaligned in argument '{buf.name}': byte offset {bad} is not a "
+                f"multiple of the element size {itemsize}")
+        return buf, offsets // itemsize
+
+    def _buffer(self, index: int, addr: int, what: str) -> Buffer:
+        if 0 <= index < len(self.buffers):
+            return self.buffers[index]
+        raise InterpreterMemoryError(
+            f"{what} through address {addr:#x}, which is in no argument's buffer "
+            "(a null or corrupted pointer?)")
+
+    def groups(self, addr: np.ndarray) -> list[np.ndarray]:
+        """Boolean lane masks splitting `addr` by buffer (usually just one, all true)."""
+        index, _ = self.decode(addr)
+        first = index.flat[0] if index.size else 0
+        if index.size == 0 or np.all(index == first):
+            return [np.ones(addr.shape, dtype=bool)]
+        return [index == i for i in np.unique(index)]
+
+    def read(self, addr: np.ndarray, dt: np.dtype, what: str = "load") -> np.ndarray:
+        """Values of type `dt` at each address (all lanes active)."""
+        out = np.empty(addr.shape, dtype=dt)
+        if addr.size == 0:
+            return out
+        for lanes in self.groups(addr):
+            a = addr if lanes.all() else addr[lanes]
+            buf, idx = self.locate(a, dt.itemsize, what)
+            vals = buf.typed(np.dtype(dt.type))[idx]
+            if lanes.all():
+                out[...] = vals
+            else:
+                out[lanes] = vals
+        return out
+
+    def write(self, addr: np.ndarray, values: np.ndarray, what: str = "store") -> None:
+        """Store `values` at each address (all lanes active; later lanes win)."""
+        if addr.size == 0:
+            return
+        for lanes in self.groups(addr):
+            a, v = (addr, values) if lanes.all() else (addr[lanes], values[lanes])
+            buf, idx = self.locate(a, values.dtype.itemsize, what)
+            buf.typed(np.dtype(values.dtype.type))[idx] = v
+
+    def element_view(self, addr: np.ndarray, dt: np.dtype, what: str
+                     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(lane mask, typed buffer view, element indices) per buffer, for atomics."""
+        out = []
+        for lanes in self.groups(addr):
+            buf, idx = self.locate(addr[lanes], dt.itemsize, what)
+            out.append((lanes, buf.typed(np.dtype(dt.type)), idx))
+        return out
+
+
+def masked_load(memory: Memory, addr: np.ndarray, mask: np.ndarray | None,
+                other: np.ndarray | None, dt: np.dtype, what: str = "load") -> np.ndarray:
+    """Load `dt` values at `addr` where `mask` is set; `other` (or 0) elsewhere.
+
+    Masked-off lanes are neither checked nor read. int1 is read as bytes, nonzero true.
+    """
+    raw = np.dtype(np.uint8) if dt.kind == "b" else dt
+    if mask is None or (mask.all() and mask.shape == addr.shape):
+        vals = memory.read(addr, raw, what)
+    else:
+        mask = np.broadcast_to(mask, addr.shape)
+        vals = np.zeros(addr.shape, dtype=raw)
+        if other is not None:
+            vals[...] = other.astype(np.uint8) if dt.kind == "b" else other
+        if mask.any():
+            vals[mask] = memory.read(addr[mask], raw, what)
+    return vals != 0 if dt.kind == "b" else vals
+
+
+def masked_store(memory: Memory, addr: np.ndarray, values: np.ndarray,
+                 mask: np.ndarray | None, what: str = "store") -> None:
+    """Store `values` at `addr` where `mask` is set; masked-off lanes are not checked."""
+    values = np.broadcast_to(values, addr.shape)
+    if values.dtype.kind == "b":
+        values = values.astype(np.uint8)
+    if mask is None or mask.all():
+        memory.write(addr, values, what)
+        return
+    mask = np.broadcast_to(mask, addr.shape)
+    if mask.any():
+        memory.write(addr[mask], values[mask], what)
