@@ -261,3 +261,29 @@ def test_speed_one_million_element_add(capsys):
     with capsys.disabled():
         print(f"\n[interpreter speed] 1M-element add, 1024 programs x 1024 lanes, {calls} ops: "
               f"{elapsed * 1e3:.0f} ms ({elapsed / calls * 1e6:.1f} us/op)")
+
+
+def test_negative_strides_and_signed_offsets():
+    b, mem = new_builder()
+    base = np.arange(10, dtype=np.int32)
+    rev = base[::-1]  # first element is the last in memory
+    p = mem.register(rev, "rev")
+    offs = -np.arange(10)  # element i of rev sits i elements *before* rev[0]
+    v = op(b, "tt.load", [_pointers(b, p, offs, "int32"), None, None], ty("int32", 10))
+    np.testing.assert_array_equal(v, rev[0] - np.arange(10))
+    with pytest.raises(InterpreterMemoryError, match="'rev'"):
+        op(b, "tt.load", [_pointers(b, p, np.array([1]), "int32"), None, None], ty("int32", 1))
+    # an unsigned offset holding 0xffffffff steps back one element, as the GPU's GEP does
+    q = op(b, "tt.addptr", [p, np.array(2**32 - 1, np.uint32)], ptr("int32"))
+    assert op(b, "tt.load", [q, None, None], ty("int32")) == 8
+
+
+def test_bf16_atomic_fadd_accumulates_in_order():
+    b, mem = new_builder()
+    acc = np.zeros(2, np.uint16)
+    p = mem.register(acc, "acc")
+    ones = b.constant(1.0, ty("bf16", 300))
+    ptrs = _pointers(b, p, np.zeros(300, np.int64), "bf16")
+    op(b, "tt.atomic_rmw", [ptrs, ones, None], ty("bf16", 300), kind="fadd")
+    # bf16 has 8 significant bits: counting by ones sticks at 256
+    assert acc[0] == 0x4380 and acc[1] == 0

@@ -177,3 +177,26 @@ def test_inline_asm_is_unsupported():
         b.create("tt.elementwise_inline_asm", [np.zeros(4, np.int32)], [ty("int32", 4)],
                  {"asm_string": "mov.b32 $0, $1;", "constraints": "=r,r", "pure": True,
                   "packed_element": 1})
+
+
+def test_dot_fp8_inputs():
+    b, _ = new_builder()
+    g = rng(11)
+    a = g.standard_normal((8, 32)).astype(np.float32)
+    w = g.standard_normal((32, 4)).astype(np.float32)
+    a8 = op(b, "tt.fp_to_fp", [a], ty("fp8e4nv", 8, 32), rounding="rtne")
+    w8 = op(b, "tt.fp_to_fp", [w], ty("fp8e5", 32, 4), rounding="rtne")
+    got = op(b, "tt.dot", [a8, w8, np.zeros((8, 4), np.float32)], ty("fp32", 8, 4),
+             input_precision="tf32")
+    a_back = op(b, "tt.fp_to_fp", [a8], ty("fp32", 8, 32), rounding="")
+    w_back = op(b, "tt.fp_to_fp", [w8], ty("fp32", 32, 4), rounding="")
+    np.testing.assert_allclose(got, a_back.astype(np.float64) @ w_back, rtol=1e-6, atol=1e-6)
+
+
+def test_print_encoded_floats_and_bools(capsys):
+    b, _ = new_builder()
+    b.create("tt.print", [b.constant(1.5, ty("bf16", 2)), np.array([True, False])], [],
+             {"prefix": " v: ", "hex": False, "is_signed": [1, 1]})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "pid (0, 0, 0) idx (0) v: (operand 0) 1.500000"
+    assert out[3] == "pid (0, 0, 0) idx (1) v: (operand 1) 0"

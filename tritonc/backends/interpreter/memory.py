@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -89,8 +90,8 @@ class Memory:
         return (index + 1) << _SHIFT
 
     @staticmethod
-    def decode(addr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(buffer index, byte offset) of each address."""
+    def decode(addr: Any) -> tuple[Any, Any]:
+        """(buffer index, byte offset) of an address or an array of them."""
         index = ((addr + _HALF) >> _SHIFT) - 1
         return index, addr - ((index + 1) << _SHIFT)
 
@@ -101,10 +102,9 @@ class Memory:
         `addr` holds only the lanes that access memory. Raises
         `InterpreterMemoryError` for an address outside its buffer or misaligned.
         """
-        addr = np.asarray(addr, dtype=np.int64)
         lo, hi = int(addr.min()), int(addr.max())
-        index, lo_off = self.decode(np.int64(lo))
-        if index != self.decode(np.int64(hi))[0]:
+        index, lo_off = self.decode(lo)
+        if index != self.decode(hi)[0]:
             raise InterpreterMemoryError(
                 f"{what} spans several buffers in one access (addresses {lo:#x}..{hi:#x})")
         buf = self._buffer(int(index), lo, what)
@@ -132,10 +132,9 @@ class Memory:
 
     def groups(self, addr: np.ndarray) -> list[np.ndarray]:
         """Boolean lane masks splitting `addr` by buffer (usually just one, all true)."""
-        index, _ = self.decode(addr)
-        first = index.flat[0] if index.size else 0
-        if index.size == 0 or np.all(index == first):
+        if addr.size == 0 or self.decode(int(addr.min()))[0] == self.decode(int(addr.max()))[0]:
             return [np.ones(addr.shape, dtype=bool)]
+        index, _ = self.decode(addr)
         return [index == i for i in np.unique(index)]
 
     def read(self, addr: np.ndarray, dt: np.dtype, what: str = "load") -> np.ndarray:

@@ -9,11 +9,11 @@ whole block. Rules live in per-family modules and are looked up by op name in
 Typical use by a launcher::
 
     memory = Memory()
-    x = memory.register(x_array, "x_ptr")          # pointer handle of argument x_ptr
-    n = builder.constant(1024, tl.int32)            # a scalar argument
+    x = memory.register(x_array, "x_ptr")           # pointer handle of argument x_ptr
     builder = NumpyBuilder(memory)
+    n = builder.constant(1024, tl.int32)            # a scalar argument
     for pid in np.ndindex(*grid):
-        builder.set_grid(pid, grid)
+        builder.set_grid(pid, grid)                 # (x, y, z), (gx, gy, gz)
         run_kernel_body(builder, x, n)
 """
 

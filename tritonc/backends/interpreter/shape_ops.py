@@ -28,7 +28,7 @@ def make_range(ctx: OpContext) -> Array:
 
 @impl("tt.splat")
 def splat(ctx: OpContext, src: Array) -> Array:
-    return np.broadcast_to(src, shape_of(ctx.result_type)).copy()
+    return np.full(shape_of(ctx.result_type), src, dtype=src.dtype)
 
 
 @impl("tt.broadcast")
