@@ -22,7 +22,7 @@ from tritonc.compiler.errors import CompilationError, UnsupportedLanguageConstru
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language.core import constexpr, is_builtin, tensor
-from tritonc.language.semantic import Semantic
+from tritonc.language.semantic import Semantic, SemanticError
 from tritonc.runtime.jit import JITFunction
 
 _DEBUG = os.environ.get("TRITONC_DEBUG_COMPILER", "") == "1"
@@ -47,6 +47,14 @@ def _unwrap(v: Any) -> Any:
     return v.value if isinstance(v, constexpr) else v
 
 
+def _describe(e: Exception) -> str:
+    """The one-line reason for an exception raised while compiling a node."""
+    if isinstance(e, (SemanticError, tl_builtins.StaticAssertionError)):
+        return str(e)
+    text = str(e)
+    return text if text.startswith(type(e).__name__) else f"{type(e).__name__}: {text}"
+
+
 class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
     """Walks one function body; callees get a generator of their own."""
 
@@ -66,8 +74,9 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         self.lscope: dict[str, Any] = dict(scope)
         self.returned = False
         self.ret_value: Any = None
+        self.in_tail = False  # the statement being visited ends the function
         self.statically_implemented = {
-            "static_assert": self._static_assert, "static_print": self._static_print,
+            "static_assert": tl_builtins.static_assert, "static_print": tl_builtins.static_print,
             "print": self._print, "len": self._len, "min": self._minmax(tl_builtins.minimum, min),
             "max": self._minmax(tl_builtins.maximum, max), "int": int, "float": float,
             "isinstance": self._isinstance, "range": tl_builtins.range, "getattr": getattr,
@@ -100,8 +109,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         except Exception as e:
             if _DEBUG:
                 raise
-            raise self.error(node, f"{type(e).__name__}: {e}" if not str(e).startswith(
-                type(e).__name__) else str(e)) from e
+            raise self.error(node, _describe(e)) from e
 
     def generic_visit(self, node: ast.AST) -> Any:
         raise self.error(node, f"unsupported language construct: {type(node).__name__}",
@@ -134,9 +142,12 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                 or is_builtin(value) or _is_constexpr_function(value) or inspect.isclass(value)
                 or value is None or isinstance(value, tl_builtins.tensor_descriptor))
 
-    def set_name(self, name: str, value: Any, node: ast.AST) -> None:
-        if isinstance(value, (bool, int, float)) and not isinstance(value, constexpr):
-            value = self.semantic.to_tensor(value)
+    def set_name(self, name: str, value: Any, node: ast.AST, sanitize: bool = False) -> None:
+        """Bind `name`; with `sanitize` (a plain assignment), a number becomes a scalar
+        tensor as in Triton (annotate the name `tl.constexpr` to keep it constexpr)."""
+        raw = _unwrap(value)
+        if isinstance(raw, (bool, int, float)) and (sanitize or not isinstance(value, constexpr)):
+            value = self.semantic.to_tensor(raw)
         self.lscope[name] = value
 
     def visit_Name(self, node: ast.Name) -> Any:
@@ -146,8 +157,11 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return constexpr(node.value)
 
     # -- statements ------------------------------------------------------------------------
-    def visit_block(self, stmts: list[ast.stmt]) -> None:
-        """Visit a statement list; a runtime `if` that returns takes the rest as its else."""
+    def visit_block(self, stmts: list[ast.stmt], tail: bool = False) -> None:
+        """Visit a statement list; a runtime `if` that returns takes the rest as its else.
+
+        `tail` says the list ends the function, so falling off its end returns None.
+        """
         for i, stmt in enumerate(stmts):
             if self.returned:
                 return
@@ -155,8 +169,10 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                     and i + 1 < len(stmts)):
                 rewritten = ast.If(test=stmt.test, body=stmt.body, orelse=stmts[i + 1:])
                 ast.copy_location(rewritten, stmt)
+                self.in_tail = tail
                 self.visit(rewritten)
                 return
+            self.in_tail = tail and i == len(stmts) - 1
             self.visit(stmt)
 
     @staticmethod
@@ -164,7 +180,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return any(isinstance(n, ast.Return) for s in stmts for n in ast.walk(s))
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        self.visit_block(node.body)
+        self.visit_block(node.body, tail=True)
 
     def visit_Pass(self, node: ast.Pass) -> None:
         return None
@@ -184,7 +200,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         value = self.visit(node.value)
         for target in node.targets:
-            self.assign(target, value)
+            self.assign(target, value, sanitize=True)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         annotation = self.visit(node.annotation)
@@ -194,11 +210,13 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                 raise self.error(node, f"{ast.unparse(node.target)} is annotated tl.constexpr "
                                  "but its value is only known at run time")
             value = constexpr(value)
-        self.assign(node.target, value)
+            self.assign(node.target, value)
+            return
+        self.assign(node.target, value, sanitize=True)
 
-    def assign(self, target: ast.expr, value: Any) -> None:
+    def assign(self, target: ast.expr, value: Any, sanitize: bool = False) -> None:
         if isinstance(target, ast.Name):
-            self.set_name(target.id, value, target)
+            self.set_name(target.id, value, target, sanitize)
         elif isinstance(target, (ast.Tuple, ast.List)):
             values = _unwrap(value)
             if not isinstance(values, (tuple, list)):
@@ -208,7 +226,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                 raise self.error(target, f"cannot unpack {len(values)} values into "
                                  f"{len(target.elts)} names")
             for t, v in zip(target.elts, values):
-                self.assign(t, v)
+                self.assign(t, v, sanitize)
         else:
             raise self.error(target, f"cannot assign to {type(target).__name__}",
                              UnsupportedLanguageConstruct)
@@ -217,7 +235,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         load = ast.copy_location(ast.Name(id=node.target.id, ctx=ast.Load()), node.target) \
             if isinstance(node.target, ast.Name) else node.target
         binop = ast.copy_location(ast.BinOp(left=load, op=node.op, right=node.value), node)
-        self.assign(node.target, self.visit(binop))
+        self.assign(node.target, self.visit(binop), sanitize=True)
 
     def visit_Assert(self, node: ast.Assert) -> None:
         msg = _unwrap(self.visit(node.msg)) if node.msg is not None else ""
@@ -429,6 +447,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                 inspect.isclass(fn):
             if getattr(fn, "__self__", None) is self or getattr(fn, "takes_values", False):
                 result = fn(*args, **kwargs)  # helpers that look at tensors themselves
+            elif _is_constexpr_function(fn) and fn not in self.statically_implemented.values():
+                result = self._call_constexpr_function(fn, args, kwargs, node)
             else:
                 result = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in
                                                             kwargs.items()})
@@ -437,6 +457,23 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             return result
         raise self.error(node, f"{getattr(fn, '__name__', fn)!r} is not a @jit function or a "
                          "Triton builtin and cannot be called from a kernel")
+
+    def _call_constexpr_function(self, fn: Callable, args: list, kwargs: dict,
+                                 node: ast.AST) -> Any:
+        """Run a constexpr_function helper now; its failure is reported at the call."""
+        name = getattr(fn, "__name__", repr(fn))
+        for value in [*args, *kwargs.values()]:
+            if isinstance(value, tensor):
+                raise self.error(node, f"constexpr function {name} got a tensor argument; it "
+                                 "only takes values known at compile time")
+        try:
+            return fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        except tl_builtins.StaticAssertionError:
+            raise
+        except Exception as e:
+            if _DEBUG:
+                raise
+            raise self.error(node, f"in constexpr function {name}: {_describe(e)}") from e
 
     def call_function(self, fn: JITFunction, args: list, kwargs: dict | None = None,
                       node: ast.AST | None = None) -> Any:
@@ -501,14 +538,6 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return outs[0] if outs else None
 
     # -- statically implemented functions --------------------------------------------------
-    def _static_assert(self, cond, msg: str = "") -> None:
-        if not _unwrap(cond):
-            raise AssertionError(f"static_assert failed: {_unwrap(msg)}" if msg
-                                 else "static_assert failed")
-
-    def _static_print(self, *args) -> None:
-        print(*(_unwrap(a) for a in args))
-
     def _print(self, *args) -> None:
         prefix = ""
         values = list(args)

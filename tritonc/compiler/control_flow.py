@@ -65,35 +65,41 @@ class ControlFlowMixin:
     def visit_If(self, node: ast.If) -> None:
         cond = self.visit(node.test)
         known = self.static_condition(cond)
+        tail = self.in_tail
         if known is not None:
-            self.visit_block(node.body if known else node.orelse)
+            self.visit_block(node.body if known else node.orelse, tail)
             return
         if cond.type.is_block():
             raise self.error(node.test, "the condition of an `if` must be a scalar, got a "
                              f"tensor of shape {list(cond.shape)}")
         cond = self.semantic.cast(cond, T.int1)
-        self._runtime_if(node, cond)
+        self._runtime_if(node, cond, tail)
 
-    def _visit_branch(self, stmts: list[ast.stmt], block, before: dict) -> tuple[dict, bool, Any]:
+    def _visit_branch(self, stmts: list[ast.stmt], block, before: dict,
+                      tail: bool) -> tuple[dict, bool, Any]:
         from tritonc.compiler.mlir_builder import ir
 
         self.lscope = dict(before)
         self.returned, self.ret_value = False, None
         self.builder.ip = ir.InsertionPoint(block)
-        self.visit_block(stmts)
+        self.visit_block(stmts, tail)
         return self.lscope, self.returned, self.ret_value
 
-    def _runtime_if(self, node: ast.If, cond: tensor) -> None:
+    def _runtime_if(self, node: ast.If, cond: tensor, tail: bool) -> None:
         from tritonc.compiler.mlir_builder import ir
 
         builder = self.builder
         before = dict(self.lscope)
         saved_ip = builder.ip
         scratch = builder.if_op(cond.handle, [], has_else=True)
-        then_scope, then_ret, then_value = self._visit_branch(node.body, scratch.then_block, before)
+        then_scope, then_ret, then_value = self._visit_branch(node.body, scratch.then_block, before,
+                                                              tail)
         else_scope, else_ret, else_value = self._visit_branch(node.orelse, scratch.else_block,
-                                                              before)
+                                                              before, tail)
         builder.ip = saved_ip
+        if then_ret != else_ret and tail and then_value is None and else_value is None:
+            # the branch that does not return ends the function: it returns None too
+            then_ret = else_ret = True
         if then_ret != else_ret:
             raise self.error(node, "inside a runtime `if`, either both branches return or "
                              "neither does")

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tritonc.compiler import mlir_loader
-from tritonc.dialects.spec import OPTIONAL, SINGLE, VARIADIC
+from tritonc.dialects.spec import HETERO, OPTIONAL, SINGLE, VARIADIC, hetero_slots
 from tritonc.dialects.tt import OP_DEFS
 from tritonc.language import dtypes as T
 
@@ -88,6 +88,9 @@ class MLIRBuilder:
             opdef = OP_DEFS.get(name)
             if opdef is not None:
                 values, mlir_attrs = self._tt_operands(opdef, list(operands), attrs or {})
+                if opdef.needs_result_segments:
+                    mlir_attrs["resultSegmentSizes"] = ir.DenseI32ArrayAttr.get(
+                        hetero_slots(len(types)))
             else:
                 values = list(operands)
                 mlir_attrs = self._upstream_attrs(name, attrs or {})
@@ -102,14 +105,18 @@ class MLIRBuilder:
         """Operand values and attributes of a tt op, with segment sizes where needed."""
         values, segments = [], []
         singles = [n for n, a in opdef.operands if a == SINGLE]
-        n_var = sum(a == VARIADIC for _, a in opdef.operands)
+        n_var = sum(a in (VARIADIC, HETERO) for _, a in opdef.operands)
         # variadic groups split what is left after the fixed operands
         fixed = len(singles) + sum(a == OPTIONAL for _, a in opdef.operands)
         rest = len(operands) - fixed
         groups = self._variadic_split(opdef.name, rest, n_var, operands)
         it = iter(operands)
         for _, arity in opdef.operands:
-            if arity == VARIADIC:
+            if arity == HETERO:
+                group = [next(it) for _ in range(groups.pop(0))]
+                values += group
+                segments += hetero_slots(len(group))
+            elif arity == VARIADIC:
                 group = [next(it) for _ in range(groups.pop(0))]
                 values += group
                 segments.append(len(group))
@@ -222,7 +229,7 @@ class MLIRBuilder:
 
     def set_result_types(self, fn, result_types: Sequence[T.base_type]) -> None:
         with self.context:
-            ins = list(ir.FunctionType(fn.type.value).inputs)
+            ins = list(fn.type.inputs)
             outs = [self.ir_type(t) for t in result_types]
             fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(ins, outs))
 

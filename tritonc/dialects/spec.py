@@ -5,13 +5,22 @@ generic form (`"tt.load"(%p) {...} : (...) -> ...`). Operand and result types ar
 checked by the language's semantic layer before an op is built, so the IRDL
 constraints stay `irdl.any`; what IRDL does check is the arity of every op and the
 presence of every attribute.
+
+IRDL binds a constraint variable to the first type it meets, so every value of one
+variadic group must have the same type. Groups whose values may differ in type (the
+operands of a tuple reduction, the arguments of a print) are declared "hetero"
+(`srcs**`): they expand into `HETERO_SLOTS` variadic groups `srcs_0 ... srcs_7`, each
+with its own constraint. A builder puts the i-th value into slot i (the last slot
+takes the rest, which must then share a type), so the flat operand list is unchanged
+and only `operandSegmentSizes` / `resultSegmentSizes` show the slots.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
+SINGLE, OPTIONAL, VARIADIC, HETERO = "single", "optional", "variadic", "hetero"
+HETERO_SLOTS = 8
 
 
 @dataclass(frozen=True)
@@ -33,7 +42,24 @@ class OpDef:
 
     @property
     def needs_result_segments(self) -> bool:
-        return sum(arity != SINGLE for _, arity in self.results) > 1
+        return sum(arity != SINGLE for _, arity in self.results) > 1 or any(
+            arity == HETERO for _, arity in self.results)
+
+
+def hetero_slots(count: int) -> list[int]:
+    """How `count` values of a hetero group spread over its slots (one each, the rest last)."""
+    sizes = [1 if i < count else 0 for i in range(HETERO_SLOTS - 1)]
+    return sizes + [max(0, count - (HETERO_SLOTS - 1))]
+
+
+def _expand(group: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    out = []
+    for name, arity in group:
+        if arity == HETERO:
+            out += [(f"{name}_{i}", VARIADIC) for i in range(HETERO_SLOTS)]
+        else:
+            out.append((name, arity))
+    return out
 
 
 @dataclass(frozen=True)
@@ -46,10 +72,12 @@ class TypeDef:
 
 
 def operands(spec: str) -> tuple[tuple[str, str], ...]:
-    """Parse "ptr, mask?, offsets*" into (name, arity) pairs."""
+    """Parse "ptr, mask?, offsets*, srcs**" into (name, arity) pairs."""
     out = []
     for item in filter(None, (s.strip() for s in spec.split(","))):
-        if item.endswith("?"):
+        if item.endswith("**"):
+            out.append((item[:-2], HETERO))
+        elif item.endswith("?"):
             out.append((item[:-1], OPTIONAL))
         elif item.endswith("*"):
             out.append((item[:-1], VARIADIC))
@@ -73,9 +101,10 @@ def to_irdl(dialect: str, types: list[TypeDef], ops: list[OpDef]) -> str:
         # constraint variable would force them all to the same type.
         short = op.name.split(".", 1)[1]
         lines.append(f"  irdl.operation @{short} {{")
-        names = [n for n, _ in op.operands] + [n for n, _ in op.results] + list(op.attrs)
+        op_operands, op_results = _expand(op.operands), _expand(op.results)
+        names = [n for n, _ in op_operands] + [n for n, _ in op_results] + list(op.attrs)
         lines.extend(f"    %{n}_c = irdl.any" for n in names)
-        for kw, group in (("operands", op.operands), ("results", op.results)):
+        for kw, group in (("operands", op_operands), ("results", op_results)):
             if group:
                 body = ", ".join(
                     f"{n}: {'' if a == SINGLE else a + ' '}%{n}_c" for n, a in group

@@ -8,11 +8,14 @@ arithmetic uses upstream `arith`/`math` on tensors, control flow `scf`, function
 Region-carrying ops (reduce, scan) name their combine function by symbol: IRDL ops
 cannot end a block with a dynamic terminator, so the combiner is a private `func.func`
 taking 2N scalars and returning N.
+
+Operand groups written `name**` may mix types (a tuple reduction over f32 and i32, a
+print of several values); see `spec.py` for how they are declared in IRDL.
 """
 
 from __future__ import annotations
 
-from tritonc.dialects.spec import VARIADIC, OpDef, TypeDef, operands
+from tritonc.dialects.spec import OpDef, TypeDef, operands
 
 CACHE = {"cache": "str", "evict": "str"}
 SEMANTICS = {"sem": "str", "scope": "str"}
@@ -69,26 +72,26 @@ OPS = [
     OpDef("tt.mulhiu", operands("x, y")),
     OpDef(
         "tt.extern_elementwise",
-        operands("srcs*"),
+        operands("srcs**"),
         attrs={"libname": "str", "libpath": "str", "symbol": "str", "pure": "bool"},
     ),
     OpDef(
         "tt.elementwise_inline_asm",
-        operands("args*"),
-        results=(("results", VARIADIC),),
+        operands("args**"),
+        results=operands("results**"),
         attrs={"asm_string": "str", "constraints": "str", "pure": "bool", "packed_element": "i32"},
     ),
     # reductions, scans, matrix products
     OpDef(
         "tt.reduce",
-        operands("srcs*"),
-        results=(("results", VARIADIC),),
+        operands("srcs**"),
+        results=operands("results**"),
         attrs={"axis": "i32", "combine": "sym"},
     ),
     OpDef(
         "tt.scan",
-        operands("srcs*"),
-        results=(("results", VARIADIC),),
+        operands("srcs**"),
+        results=operands("results**"),
         attrs={"axis": "i32", "reverse": "bool", "combine": "sym"},
     ),
     OpDef(
@@ -98,7 +101,7 @@ OPS = [
     ),
     OpDef("tt.histogram", operands("src, mask?")),
     # debugging and hints
-    OpDef("tt.print", operands("args*"), results=(), attrs={"prefix": "str", "hex": "bool", "is_signed": "i32s"}),
+    OpDef("tt.print", operands("args**"), results=(), attrs={"prefix": "str", "hex": "bool", "is_signed": "i32s"}),
     OpDef("tt.assert", operands("condition"), results=(), attrs={"message": "str"}),
     OpDef("tt.assume", operands("condition"), results=()),
     OpDef("tt.barrier", results=()),

@@ -372,6 +372,35 @@ def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack, _semant
     return tuple(out) if many else out[0]
 
 
+# -- compile-time checks ----------------------------------------------------------------------
+
+
+class StaticAssertionError(Exception):
+    """`tl.static_assert` failed while the kernel was being compiled."""
+
+
+def _compile_time(fn):
+    """Run `fn` during compilation on constexpr arguments (the code generator unwraps them)."""
+    fn.__triton_constexpr_function__ = True
+    return fn
+
+
+@_compile_time
+def static_assert(cond, msg="") -> None:
+    """Stop compilation with `msg` unless the constexpr `cond` holds."""
+    if isinstance(cond, tensor):
+        raise StaticAssertionError("static_assert needs a constexpr condition, got a tensor")
+    if not _unwrap(cond):
+        raise StaticAssertionError(f"static_assert failed: {_unwrap(msg)}" if msg
+                                   else "static_assert failed")
+
+
+@_compile_time
+def static_print(*values, sep=" ", end="\n") -> None:
+    """Print constexpr values while the kernel is being compiled."""
+    print(*(_unwrap(v) for v in values), sep=sep, end=end)
+
+
 class static_range:
     """A range unrolled at compile time: `for i in tl.static_range(4)`."""
 

@@ -218,6 +218,96 @@ def swizzle2d(i, j, size_i, size_j, size_g):
     return new_i, new_j
 
 
+# -- sort and flip: bitonic networks over a hypercube view of the tensor ------------------------
+
+
+@constexpr_function
+def _log2(n: int) -> int:
+    """log2 of a power of two."""
+    if n <= 0 or n & (n - 1):
+        raise ValueError(f"{n} is not a power of 2")
+    return n.bit_length() - 1
+
+
+@constexpr_function
+def _unit_shape(n_dims: int, axis: int, size: int) -> list[int]:
+    """[1, ..., size (at `axis`), ..., 1] with `n_dims` entries."""
+    return [size if i == axis else 1 for i in range(n_dims)]
+
+
+@constexpr_function
+def _signed_int_dtype(bitwidth: int) -> dtype:
+    """The signed integer type of `bitwidth` bits (what a value is bitcast to for xor)."""
+    return {8: tl.int8, 16: tl.int16, 32: tl.int32, 64: tl.int64}[bitwidth]
+
+
+@jit
+def _indicator(n_dims: tl.constexpr, i: tl.constexpr):
+    """0 or 1: whether an element sits in the upper half along the i-th innermost axis."""
+    return tl.reshape(tl.arange(0, 2), _unit_shape(n_dims, n_dims - 1 - i, 2))
+
+
+@jit
+def _compare_and_swap(x, flip, i: tl.constexpr):
+    """One compare-and-swap layer along the i-th innermost axis of hypercube `x`."""
+    n_dims: tl.constexpr = _log2(x.numel)
+    idtype: tl.constexpr = _signed_int_dtype(x.dtype.primitive_bitwidth)
+    ix = x.to(idtype, bitcast=True)
+    # xor-reducing a pair and xor-ing it back gives each element its partner
+    iy = ix ^ xor_sum(ix, n_dims - 1 - i, True)
+    y = iy.to(x.dtype, bitcast=True)
+    is_right = _indicator(n_dims, i)
+    return tl.where((x > y) != (flip ^ is_right), y, x)
+
+
+@jit
+def _bitonic_merge(x, stage: tl.constexpr, order: tl.constexpr):
+    """Merge bitonic runs of length 2**stage; order 0 ascending, 1 descending, 2 alternating."""
+    n_dims: tl.constexpr = _log2(x.numel)
+    if order == 2:
+        flip = _indicator(n_dims, stage)
+    else:
+        flip = order
+    for i in tl.static_range(stage):
+        x = _compare_and_swap(x, flip, stage - 1 - i)
+    return x
+
+
+@tensor_method
+@jit
+def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = False):
+    """`x` sorted along its last dimension (a bitonic sort; the dimension must be a power of 2)."""
+    _dim: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    tl.static_assert(_dim == len(x.shape) - 1, "tl.sort only sorts along the last dimension")
+    log_n: tl.constexpr = _log2(x.shape[_dim])
+    n_dims: tl.constexpr = _log2(x.numel)
+    h = tl.reshape(x, [2] * n_dims)
+    for i in tl.static_range(1, log_n + 1):
+        h = _bitonic_merge(h, i, 2 if i < log_n else descending)
+    return tl.reshape(h, x.shape)
+
+
+@tensor_method
+@jit
+def flip(x, dim: tl.constexpr = None):
+    """`x` reversed along its last dimension (a power of 2)."""
+    _dim: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    tl.static_assert(_dim == len(x.shape) - 1, "tl.flip only flips the last dimension")
+    steps: tl.constexpr = _log2(x.numel)
+    start: tl.constexpr = steps - _log2(x.shape[_dim])
+    idtype: tl.constexpr = _signed_int_dtype(x.dtype.primitive_bitwidth)
+    y = tl.reshape(x.to(idtype, bitcast=True), [2] * steps)
+    y = tl.expand_dims(y, start)
+    swap = tl.arange(0, 2)[:, None] == 1 - tl.arange(0, 2)
+    for i in tl.static_range(start, steps):
+        swap_i = swap
+        for j in tl.static_range(0, steps + 1):
+            if j != i and j != i + 1:
+                swap_i = tl.expand_dims(swap_i, j)
+        y = sum(y * swap_i, i + 1, keep_dims=True, dtype=y.dtype)
+    return tl.reshape(y, x.shape).to(x.dtype, bitcast=True)
+
+
 __all__ = ["cdiv", "zeros_like", "full_like", "sigmoid", "softmax", "ravel", "sum", "xor_sum",
            "max", "min", "argmax", "argmin", "cumsum", "cumprod", "interleave", "swizzle2d",
-           "constexpr_function", "constexpr"]
+           "sort", "flip", "constexpr_function", "constexpr"]
