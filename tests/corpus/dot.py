@@ -69,7 +69,7 @@ def dot_int8(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.conste
 DOT_INT8 = kernel(
     dot_int8, {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32"}, {"M": 32, "N": 16, "K": 64},
     """
-    CHECK: "tt.dot"({{.*}}) : (tensor<32x64xi8>, tensor<64x16xi8>, tensor<32x16xi32>) -> tensor<32x16xi32>
+    CHECK: "tt.dot"({{.*}}) {{.*}}: (tensor<32x64xi8>, tensor<64x16xi8>, tensor<32x16xi32>) -> tensor<32x16xi32>
     """,
     uses_dot=True, make_case=_dot_case(np.int8, np.int32, 0), reference=_dot_ref,
 )
@@ -100,10 +100,10 @@ DOT_FP16 = kernel(
     dot_fp16_variants, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"},
     {"M": 32, "N": 16, "K": 64},
     """
-    CHECK: "tt.dot"({{.*}}) : (tensor<32x64xf16>, tensor<64x16xf16>, tensor<32x16xf16>) -> tensor<32x16xf16>
+    CHECK: "tt.dot"({{.*}}) {{.*}}: (tensor<32x64xf16>, tensor<64x16xf16>, tensor<32x16xf16>) -> tensor<32x16xf16>
     CHECK: "tt.fp_to_fp"
     CHECK: "tt.dot"({{.*}}) {{{.*}}max_num_imprecise_acc = 32 : i32} : (tensor<32x64xf8E5M2>, tensor<64x16xf8E5M2>, tensor<32x16xf32>) -> tensor<32x16xf32>
-    CHECK: "tt.dot"({{.*}}) : (tensor<1x32x64xf16>, tensor<1x64x16xf16>, tensor<1x32x16xf32>) -> tensor<1x32x16xf32>
+    CHECK: "tt.dot"({{.*}}) {{.*}}: (tensor<1x32x64xf16>, tensor<1x64x16xf16>, tensor<1x32x16xf32>) -> tensor<1x32x16xf32>
     """,
     uses_dot=True, make_case=_dot_case(np.float16, np.float32, 5e-2), reference=_fp16_ref,
 )

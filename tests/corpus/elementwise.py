@@ -73,15 +73,16 @@ ARITH = kernel(
      "n": "i32"},
     {"BLOCK": BLOCK},
     """
-    CHECK: arith.extsi {{.*}} : tensor<128xi8> to tensor<128xi32>
     CHECK: arith.muli
+    CHECK: arith.extsi {{.*}} : tensor<128xi8> to tensor<128xi32>
     CHECK: arith.divsi
     CHECK: arith.remsi
-    CHECK: arith.xori
     CHECK: arith.shli
+    CHECK: arith.xori
+    CHECK: arith.andi {{.*}} : tensor<128xi8>
     CHECK: arith.ori
     CHECK: arith.mulf {{.*}} : tensor<128xf16>
-    CHECK: arith.sitofp {{.*}} : tensor<128xi32> to tensor<128xf16>
+    CHECK: arith.sitofp {{.*}} : tensor<128xi8> to tensor<128xf16>
     CHECK: arith.extf {{.*}} : tensor<128xf16> to tensor<128xf32>
     CHECK: arith.divf {{.*}} : tensor<128xf32>
     CHECK: arith.shrsi

@@ -51,7 +51,7 @@ RANDOM = kernel(
     CHECK: arith.sitofp {{.*}} : tensor<128xi32> to tensor<128xf32>
     CHECK: math.log
     CHECK: math.cos
-    CHECK-COUNT-7: "tt.mulhiu"({{.*}}) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
+    CHECK-COUNT-7: "tt.mulhiu"({{.*}}) {{.*}}: (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32>
     """,
     make_case=_random_case, reference=_random_ref,
 )

@@ -49,8 +49,8 @@ TILE_2D = kernel(
     """
     CHECK: "tt.expand_dims"({{.*}}) {axis = 1 : i32} : (tensor<8xi32>) -> tensor<8x1xi32>
     CHECK: "tt.expand_dims"({{.*}}) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
-    CHECK: "tt.broadcast"({{.*}}) : (tensor<8x1xi1>) -> tensor<8x32xi1>
-    CHECK: "tt.addptr"({{.*}}) : (tensor<8x32x!tt.ptr<f32, 1 : i32>>, tensor<8x32xi32>)
+    CHECK: "tt.broadcast"({{.*}}) {{.*}}: (tensor<8x1xi1>) -> tensor<8x32xi1>
+    CHECK: "tt.addptr"({{.*}}) {{.*}}: (tensor<8x32x!tt.ptr<f32, 1 : i32>>, tensor<8x32xi32>)
     CHECK: "tt.load"
     CHECK: "tt.store"
     """,
@@ -96,7 +96,7 @@ RESHAPE_TRANS = kernel(
     CHECK: "tt.trans"({{.*}}) {order = array<i32: 1, 0>} : (tensor<16x32xf32>) -> tensor<32x16xf32>
     CHECK: "tt.reshape"({{.*}}) {allow_reorder = false} : (tensor<16x32xf32>) -> tensor<128x4xf32>
     CHECK: "tt.trans"({{.*}}) {order = array<i32: 1, 0>} : (tensor<128x4xf32>) -> tensor<4x128xf32>
-    CHECK: "tt.reshape"({{.*}}) : (tensor<16x32xf32>) -> tensor<16x2x16xf32>
+    CHECK: "tt.reshape"({{.*}}) {{.*}}: (tensor<16x32xf32>) -> tensor<16x2x16xf32>
     CHECK: "tt.trans"({{.*}}) {order = array<i32: 2, 0, 1>} : (tensor<16x2x16xf32>) -> tensor<16x16x2xf32>
     CHECK: "tt.trans"({{.*}}) {order = array<i32: 1, 2, 0>}
     """,
@@ -143,11 +143,11 @@ JOIN_SPLIT = kernel(
      "out_i_ptr": "*fp32", "out_c_ptr": "*fp32"},
     {"BLOCK": 64},
     """
-    CHECK: "tt.join"({{.*}}) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64x2xf32>
-    CHECK: "tt.split"({{.*}}) : (tensor<64x2xf32>) -> (tensor<64xf32>, tensor<64xf32>)
+    CHECK: "tt.join"({{.*}}) {{.*}}: (tensor<64xf32>, tensor<64xf32>) -> tensor<64x2xf32>
+    CHECK: "tt.split"({{.*}}) {{.*}}: (tensor<64x2xf32>) -> (tensor<64xf32>, tensor<64xf32>)
     CHECK: "tt.join"
-    CHECK: "tt.reshape"({{.*}}) : (tensor<64x2xf32>) -> tensor<128xf32>
-    CHECK: "tt.cat"({{.*}}) : (tensor<64xf32>, tensor<64xf32>) -> tensor<128xf32>
+    CHECK: "tt.reshape"({{.*}}) {{.*}}: (tensor<64x2xf32>) -> tensor<128xf32>
+    CHECK: "tt.cat"({{.*}}) {{.*}}: (tensor<64xf32>, tensor<64xf32>) -> tensor<128xf32>
     CHECK: "tt.reduce"
     """,
     make_case=_join_case, reference=_join_ref,
@@ -178,8 +178,8 @@ def _interleave_ref(args):
 INTERLEAVE_2D = kernel(
     interleave_2d, {"a_ptr": "*fp32", "b_ptr": "*fp32", "out_ptr": "*fp32"}, {"M": 4, "N": 8},
     """
-    CHECK: "tt.join"({{.*}}) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8x2xf32>
-    CHECK: "tt.reshape"({{.*}}) : (tensor<4x8x2xf32>) -> tensor<4x16xf32>
+    CHECK: "tt.join"({{.*}}) {{.*}}: (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8x2xf32>
+    CHECK: "tt.reshape"({{.*}}) {{.*}}: (tensor<4x8x2xf32>) -> tensor<4x16xf32>
     """,
     make_case=_interleave_case, reference=_interleave_ref,
 )
@@ -213,8 +213,8 @@ EXPAND = kernel(
     """
     CHECK: "tt.expand_dims"({{.*}}) {axis = 1 : i32}
     CHECK: "tt.expand_dims"({{.*}}) {axis = 0 : i32}
-    CHECK: "tt.broadcast"({{.*}}) : (tensor<16x1xf32>) -> tensor<16x16xf32>
-    CHECK: "tt.broadcast"({{.*}}) : (tensor<1x16xf32>) -> tensor<16x16xf32>
+    CHECK: "tt.broadcast"({{.*}}) {{.*}}: (tensor<16x1xf32>) -> tensor<16x16xf32>
+    CHECK: "tt.broadcast"({{.*}}) {{.*}}: (tensor<1x16xf32>) -> tensor<16x16xf32>
     CHECK: "tt.expand_dims"({{.*}}) {axis = 0 : i32} : (tensor<16x16xf32>) -> tensor<1x16x16xf32>
     CHECK: "tt.expand_dims"({{.*}}) {axis = 3 : i32} : (tensor<1x16x16xf32>) -> tensor<1x16x16x1xf32>
     """,
@@ -265,7 +265,8 @@ def _hist_case(rng):
 
 
 def _hist_ref(args):
-    return {"out_ptr": np.bincount(args["x_ptr"][:args["n"]], minlength=16).astype(np.int32)}
+    counts = np.bincount(args["x_ptr"][:args["n"]], minlength=16).astype(np.int32)
+    return {"out_ptr": args["out_ptr"] + counts}
 
 
 HISTOGRAM = kernel(

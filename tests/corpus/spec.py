@@ -17,9 +17,12 @@ class Case:
 
     `args` maps every runtime parameter (the keys of the signature) to a value: a numpy
     array for a pointer (`*fp32` -> float32 array; the kernel may write it), a Python
-    int or float for a scalar. `grid` is the launch grid. `outputs` names the arrays the
-    kernel writes; `reference(args)` returns their expected contents. Tolerances apply
-    to float outputs (`np.testing.assert_allclose`); integer outputs must match exactly.
+    int or float for a scalar, a tuple (or NamedTuple) of these for a tuple parameter.
+    `grid` is the launch grid. `outputs` names the arrays the kernel writes;
+    `reference(args)` returns their expected contents, computed from the arrays as they
+    are at launch (an output the kernel accumulates into, with atomics, starts from its
+    initial contents). Tolerances apply to float outputs (`np.testing.assert_allclose`);
+    integer outputs must match exactly.
     """
 
     args: dict[str, Any]

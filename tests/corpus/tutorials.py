@@ -60,10 +60,10 @@ ADD = kernel(
 
 @triton.jit
 def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
-                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+                   BLOCK_SIZE: tl.constexpr, NUM_STAGES: tl.constexpr):
     row_start = tl.program_id(0)
     row_step = tl.num_programs(0)
-    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=NUM_STAGES):
         row_start_ptr = input_ptr + row_idx * input_row_stride
         col_offsets = tl.arange(0, BLOCK_SIZE)
         input_ptrs = row_start_ptr + col_offsets
@@ -95,7 +95,7 @@ SOFTMAX = kernel(
     softmax_kernel,
     {"output_ptr": "*fp32", "input_ptr": "*fp32", "input_row_stride": "i32",
      "output_row_stride": "i32", "n_rows": "i32", "n_cols": "i32"},
-    {"BLOCK_SIZE": 128, "num_stages": 3},
+    {"BLOCK_SIZE": 128, "NUM_STAGES": 3},
     """
     CHECK: "tt.get_num_programs"
     CHECK: scf.for

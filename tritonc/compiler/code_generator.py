@@ -487,9 +487,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             value = bound[p.name]
             if isinstance(value, (bool, int, float)) and not isinstance(value, constexpr):
                 value = constexpr(value)
-            if p.is_constexpr and isinstance(value, tensor):
-                raise self.error(node, f"argument {p.name!r} of {fn.__name__} is tl.constexpr "
-                                 "but got a value only known at run time")
+            # A tensor passed for a callee's tl.constexpr parameter stays a tensor, as in
+            # Triton (its fused-attention tutorial passes offsets that way).
             scope[p.name] = value if isinstance(value, (tensor, constexpr, tuple)) or \
                 value is None else constexpr(value)
         if fn.noinline and not self.builder.concrete:

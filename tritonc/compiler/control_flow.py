@@ -197,6 +197,13 @@ class ControlFlowMixin:
 
         if not isinstance(node.target, ast.Name):
             raise self.error(node.target, "the loop variable must be a single name")
+        step_value = bounds[2].value if isinstance(bounds[2], constexpr) else bounds[2]
+        if isinstance(step_value, int) and step_value <= 0:
+            if step_value == 0:
+                raise self.error(node.iter, "range() step must not be zero")
+            # scf.for counts up: run k over range(0, lb - ub, -step) with i = lb - k
+            bounds = [bounds[0], bounds[1], constexpr(-step_value)]
+        descending = isinstance(step_value, int) and step_value < 0
         lb, ub, step = (self.semantic.to_tensor(b) for b in bounds)
         iv_ty = self.semantic.integer_promote(self.semantic.integer_promote(lb.dtype, ub.dtype),
                                               step.dtype)
@@ -204,6 +211,9 @@ class ControlFlowMixin:
             raise self.error(node.iter, "range() bounds must be integers")
         iv_ty = T.int64 if iv_ty.primitive_bitwidth == 64 else T.int32
         lb, ub, step = (self.semantic.cast(b, iv_ty) for b in (lb, ub, step))
+        start = lb
+        if descending:
+            lb, ub = self.semantic.cast(self.semantic.to_tensor(0), iv_ty), self.semantic.sub(lb, ub)
         names = self._carried(assigned_names(node.body))
         before = dict(self.lscope)
         inits = [before[n] for n in names]
@@ -212,7 +222,8 @@ class ControlFlowMixin:
         saved_ip = builder.ip
         builder.ip = ir.InsertionPoint(loop.body)
         self.lscope = dict(before)
-        self.lscope[node.target.id] = tensor(loop.induction_variable, iv_ty)
+        iv = tensor(loop.induction_variable, iv_ty)
+        self.lscope[node.target.id] = self.semantic.sub(start, iv) if descending else iv
         for n, init, arg in zip(names, inits, loop.inner_iter_args):
             self.lscope[n] = tensor(arg, init.type)
         self.visit_block(node.body)

@@ -2,7 +2,9 @@
 
 A specialization names each parameter's type (`*fp32`, `i32`, `fp16`, `i1`, ...) or
 gives its constexpr value, and lists the arguments known to be divisible by 16
-(they get `tt.divisibility = 16`). Integers equal to 1 arrive as constexprs.
+(they get `tt.divisibility = 16`). Integers equal to 1 arrive as constexprs. A tuple
+argument's type is a tuple (or NamedTuple) of type strings: it is passed as that many
+function arguments, in order, and rebuilt into a tuple (or NamedTuple) in the kernel.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from tritonc.runtime.jit import JITFunction
 
 def parse_type(text: str) -> T.base_type:
     """`*fp32` -> pointer_type(fp32); `i32` -> int32; `fp16` -> float16."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected a type string such as '*fp32' or 'i32', got {text!r}")
     text = text.strip()
     if text.startswith("*"):
         const = text.startswith("*k")
@@ -30,6 +34,25 @@ def parse_type(text: str) -> T.base_type:
         return T.from_name(text)
     except ValueError:
         raise ValueError(f"unknown type {text!r} in signature") from None
+
+
+def flatten_signature(entry: Any) -> list[str]:
+    """The type strings of one signature entry; a tuple (or NamedTuple) entry is flattened
+    in order, so a tuple argument becomes several function arguments."""
+    if isinstance(entry, (tuple, list)):
+        return [t for item in entry for t in flatten_signature(item)]
+    return [entry]
+
+
+def rebuild_value(entry: Any, values: Any) -> Any:
+    """The kernel-side value of one signature entry from its flattened `values` iterator:
+    a tensor, or a tuple / NamedTuple of the same structure as `entry`."""
+    if isinstance(entry, (tuple, list)):
+        items = [rebuild_value(item, values) for item in entry]
+        if hasattr(entry, "_fields"):
+            return type(entry)(*items)
+        return tuple(items)
+    return next(values)
 
 
 @dataclass(frozen=True)
@@ -62,8 +85,14 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
             scope[p.name] = constexpr(spec.constexprs[p.name])
         elif p.name in spec.signature:
             runtime_params.append(p.name)
-            arg_types.append(parse_type(spec.signature[p.name]))
-            arg_attrs.append({"tt.divisibility": 16} if p.name in spec.divisible_by_16 else {})
+            for text in flatten_signature(spec.signature[p.name]):
+                try:
+                    arg_types.append(parse_type(text))
+                except ValueError as e:
+                    raise CompilationError(fn.src, None, f"signature of {p.name!r}: {e}",
+                                           filename=fn.filename, kernel=fn.__name__) from None
+                divisible = p.name in spec.divisible_by_16
+                arg_attrs.append({"tt.divisibility": 16} if divisible else {})
         elif p.is_constexpr:
             raise CompilationError(fn.src, None, f"constexpr argument {p.name!r} has no value",
                                    filename=fn.filename, kernel=fn.__name__)
@@ -74,8 +103,9 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
         builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
     func_op, args = builder.function(fn.__name__, arg_types, "public",
                                      arg_attrs if any(arg_attrs) else None)
-    for name, ty, arg in zip(runtime_params, arg_types, args):
-        scope[name] = tensor(arg, ty)
+    values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args))
+    for name in runtime_params:
+        scope[name] = rebuild_value(spec.signature[name], values)
     generator = CodeGenerator(fn, semantic, scope)
     generator.visit(fn.parse())
     if generator.ret_value is not None:

@@ -73,12 +73,16 @@ class MemoryRules(SemanticCore):
         if other is not None:
             if mask is None:
                 raise SemanticError("load: `other` needs a `mask`")
-            other = self.cast(self.to_tensor(other), elt)
-            other = self.broadcast_to(other, shape) if shape else other
+            if isinstance(other, tensor):
+                other = self.cast(other, elt)
+                other = self.broadcast_to(other, shape) if shape else other
+            else:
+                other = self.full(shape, other, T.int8 if elt.is_bool() else elt)
         if elt.is_bool():
             # int1 lives in memory as one byte
             ptr = self.cast(ptr, T.pointer_type(T.int8, ptr.dtype.address_space))
-            other = self.cast(other, T.int8) if other is not None else None
+            other = self.cast(other, T.int8) if other is not None and other.dtype.is_bool() \
+                else other
             loaded = self._load_plain(ptr, mask, other, attrs)
             return self.cast(loaded, T.int1)
         return self._load_plain(ptr, mask, other, attrs)
