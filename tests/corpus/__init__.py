@@ -23,10 +23,21 @@ Running a kernel against numpy:
                                exact for integers)
 """
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
-from . import (control, dot, elementwise, memory, random_kernels, reductions, shapes, tutorials,
-               tutorials_nn)
+from . import (
+               control,
+               dot,
+               elementwise,
+               memory,
+               random_kernels,
+               reductions,
+               shapes,
+               tutorials,
+               tutorials_nn,
+)
 from .spec import Case, Kernel
 
 KERNELS: list[Kernel] = [

@@ -1,6 +1,8 @@
 """Control flow and functions: loops, conditions, early return, callees, tuples, comprehensions,
 f-strings, printing and assertions, constexpr globals."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -41,7 +43,7 @@ def loops(x_ptr, out_ptr, n, steps, BLOCK: tl.constexpr, UNROLL: tl.constexpr):
     acc = tl.zeros((BLOCK,), tl.float32)
     for i in range(steps):                                  # scf.for, loop-carried acc
         acc += x * i
-    for k in tl.range(0, steps, 2, num_stages=3, loop_unroll_factor=2):
+    for _k in tl.range(0, steps, 2, num_stages=3, loop_unroll_factor=2):
         acc = acc - 0.5 * x
     for j in tl.static_range(UNROLL):                       # unrolled at compile time
         acc += j

@@ -1,5 +1,7 @@
 """tl.dot on fp16, fp32 (tf32 and ieee), int8 and fp8, batched 3-D, with and without acc."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,7 @@
 """Elementwise kernels: arithmetic and promotion, casts, comparisons, where, min/max, math."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

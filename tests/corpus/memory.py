@@ -1,6 +1,8 @@
 """Memory: load/store options, atomics (every kind, cas), block pointers, tensor descriptors,
 compiler hints."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,7 @@
 """Random numbers: tl.rand, tl.randn, tl.randint, tl.randint4x (Philox)."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

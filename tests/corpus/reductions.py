@@ -1,6 +1,8 @@
 """Reductions (sum/max/min/argmax/argmin/xor_sum, custom combine, tuples, keep_dims), scans
 (cumsum/cumprod/associative_scan, reverse) and sort/flip."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,8 @@
 """2-D tiles and shape ops: broadcasting, `[:, None]`, reshape, trans, permute, join, split,
 interleave, cat, expand_dims, broadcast_to, gather, histogram."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

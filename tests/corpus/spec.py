@@ -1,5 +1,7 @@
 """What a corpus entry is: a kernel, one specialization, FileCheck lines and a numpy oracle."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping

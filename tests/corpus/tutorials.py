@@ -1,6 +1,8 @@
 """Triton's public tutorials, written in their style: vector add, fused softmax, matmul with
 grouped ordering, low-memory dropout (layer norm and attention are in `tutorials_nn.py`)."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

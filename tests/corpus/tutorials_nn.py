@@ -1,5 +1,7 @@
 """Triton's layer norm (forward and backward) and fused attention (forward) tutorials."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import numpy as np

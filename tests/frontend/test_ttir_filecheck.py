@@ -1,5 +1,7 @@
 """Every corpus kernel compiles to TTIR that verifies, parses back and passes its FileCheck lines."""
 
+# ruff: noqa: E501 (FileCheck lines quote whole MLIR types)
+
 from __future__ import annotations
 
 import subprocess
@@ -10,8 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import tritonc  # noqa: E402
 from corpus import KERNELS, Kernel  # noqa: E402
+
+import tritonc  # noqa: E402
 from tritonc.compiler import mlir_loader  # noqa: E402
 
 

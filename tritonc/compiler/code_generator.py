@@ -225,7 +225,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             if len(values) != len(target.elts):
                 raise self.error(target, f"cannot unpack {len(values)} values into "
                                  f"{len(target.elts)} names")
-            for t, v in zip(target.elts, values):
+            for t, v in zip(target.elts, values, strict=False):
                 self.assign(t, v, sanitize)
         else:
             raise self.error(target, f"cannot assign to {type(target).__name__}",
@@ -409,7 +409,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         if not hasattr(obj, name):
             raise self.error(node, f"{type(obj).__name__} has no attribute {name!r}")
         result = getattr(obj, name)
-        if isinstance(result, (int, float, bool, str, tuple)) and not isinstance(result, T.base_type):
+        if isinstance(result, (int, float, bool, str, tuple)) and \
+                not isinstance(result, T.base_type):
             return constexpr(result)
         return result
 
@@ -518,7 +519,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             func_op, block_args = builder.function(symbol, [v.type for v in tensors.values()],
                                                    "private")
             inner = dict(scope)
-            inner.update({k: tensor(a, v.type) for (k, v), a in zip(tensors.items(), block_args)})
+            inner.update({k: tensor(a, v.type)
+                          for (k, v), a in zip(tensors.items(), block_args, strict=True)})
             callee = CodeGenerator(fn, self.semantic, inner)
             callee.visit(fn.parse())
             ret = callee.ret_value
@@ -531,7 +533,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             cache[key] = (symbol, [o.type for o in outs], isinstance(ret, tuple))
         symbol, types, is_tuple = cache[key]
         results = builder.call(symbol, [v.handle for v in tensors.values()], types)
-        outs = [tensor(h, t) for h, t in zip(results, types)]
+        outs = [tensor(h, t) for h, t in zip(results, types, strict=False)]
         if is_tuple:
             return tuple(outs)
         return outs[0] if outs else None

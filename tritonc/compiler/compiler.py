@@ -36,7 +36,8 @@ def parse_target(target: str) -> tuple[str, int]:
     return backend, int(arch.rstrip("a"))
 
 
-def compile(fn: JITFunction, signature: Mapping[str, str], constexprs: Mapping[str, Any] | None = None,
+def compile(fn: JITFunction, signature: Mapping[str, Any],
+            constexprs: Mapping[str, Any] | None = None,
             target: str = "ttir", divisible_by_16: frozenset[str] | set[str] = frozenset(),
             num_warps: int = 4, num_stages: int = 3) -> CompiledKernel:
     """Compile `fn` for one specialization; stop after TTIR when `target` is "ttir"."""

@@ -116,7 +116,7 @@ class ControlFlowMixin:
         if then_ret:
             then_outs, ret_template = self._flatten_return(then_value, node)
             else_outs, _ = self._flatten_return(else_value, node)
-            for a, b in zip(then_outs, else_outs):
+            for a, b in zip(then_outs, else_outs, strict=False):
                 if a.type != b.type:
                     raise self.error(node, f"the branches return different types ({a.type} "
                                      f"and {b.type})")
@@ -129,12 +129,12 @@ class ControlFlowMixin:
             builder.yield_([v.handle for v in vals])
         scratch.operation.erase()
         builder.ip = saved_ip
-        results = [tensor(h, v.type) for h, v in zip(final.results, then_vals)]
+        results = [tensor(h, v.type) for h, v in zip(final.results, then_vals, strict=False)]
         self.lscope = before
         defined = {n: then_scope[n] for n in then_scope if n in else_scope and n not in before
                    and not isinstance(then_scope[n], tensor) and then_scope[n] is else_scope[n]}
         self.lscope.update(defined)
-        for n, r in zip(names, results):
+        for n, r in zip(names, results, strict=False):
             self.lscope[n] = r
         self.returned = then_ret
         if then_ret:
@@ -213,7 +213,8 @@ class ControlFlowMixin:
         lb, ub, step = (self.semantic.cast(b, iv_ty) for b in (lb, ub, step))
         start = lb
         if descending:
-            lb, ub = self.semantic.cast(self.semantic.to_tensor(0), iv_ty), self.semantic.sub(lb, ub)
+            zero = self.semantic.cast(self.semantic.to_tensor(0), iv_ty)
+            lb, ub = zero, self.semantic.sub(lb, ub)
         names = self._carried(assigned_names(node.body))
         before = dict(self.lscope)
         inits = [before[n] for n in names]
@@ -224,14 +225,14 @@ class ControlFlowMixin:
         self.lscope = dict(before)
         iv = tensor(loop.induction_variable, iv_ty)
         self.lscope[node.target.id] = self.semantic.sub(start, iv) if descending else iv
-        for n, init, arg in zip(names, inits, loop.inner_iter_args):
+        for n, init, arg in zip(names, inits, loop.inner_iter_args, strict=False):
             self.lscope[n] = tensor(arg, init.type)
         self.visit_block(node.body)
         if self.returned:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedLanguageConstruct)
         yields = []
-        for n, init in zip(names, inits):
+        for n, init in zip(names, inits, strict=False):
             value = self.lscope.get(n)
             if not isinstance(value, tensor) or value.type != init.type:
                 got = value.type if isinstance(value, tensor) else type(value).__name__
@@ -242,7 +243,7 @@ class ControlFlowMixin:
         builder.yield_(yields)
         builder.ip = saved_ip
         self.lscope = before
-        for n, init, result in zip(names, inits, loop.results):
+        for n, init, result in zip(names, inits, loop.results, strict=False):
             self.lscope[n] = tensor(result, init.type)
 
     # -- while -------------------------------------------------------------------------------
@@ -267,7 +268,7 @@ class ControlFlowMixin:
                                                          [v.handle for v in inits])
         builder.ip = ir.InsertionPoint(before_block)
         self.lscope = dict(before)
-        for n, init, arg in zip(names, inits, before_block.arguments):
+        for n, init, arg in zip(names, inits, before_block.arguments, strict=False):
             self.lscope[n] = tensor(arg, init.type)
         cond = self.visit(node.test)
         if not isinstance(cond, tensor):
@@ -277,11 +278,11 @@ class ControlFlowMixin:
         builder.condition(cond.handle, list(before_block.arguments))
         builder.ip = ir.InsertionPoint(after_block)
         self.lscope = dict(before)
-        for n, init, arg in zip(names, inits, after_block.arguments):
+        for n, init, arg in zip(names, inits, after_block.arguments, strict=False):
             self.lscope[n] = tensor(arg, init.type)
         self.visit_block(node.body)
         yields = []
-        for n, init in zip(names, inits):
+        for n, init in zip(names, inits, strict=False):
             value = self.lscope.get(n)
             if not isinstance(value, tensor) or value.type != init.type:
                 raise self.error(node, f"loop-carried variable {n!r} changes type inside the "
@@ -290,7 +291,7 @@ class ControlFlowMixin:
         builder.yield_(yields)
         builder.ip = saved_ip
         self.lscope = before
-        for n, init, result in zip(names, inits, op.results):
+        for n, init, result in zip(names, inits, op.results, strict=False):
             self.lscope[n] = tensor(result, init.type)
 
 

@@ -103,7 +103,7 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
         builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
     func_op, args = builder.function(fn.__name__, arg_types, "public",
                                      arg_attrs if any(arg_attrs) else None)
-    values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args))
+    values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args, strict=False))
     for name in runtime_params:
         scope[name] = rebuild_value(spec.signature[name], values)
     generator = CodeGenerator(fn, semantic, scope)

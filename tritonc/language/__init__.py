@@ -1,5 +1,7 @@
 """The Triton language as tritonc implements it: `import tritonc.language as tl`."""
 
+# ruff: noqa: F401 (every name imported here is part of the `tl` namespace; see __all__)
+
 from tritonc.language import extra, math
 from tritonc.language.builtins import *  # noqa: F403 (the builtins are the language's namespace)
 from tritonc.language.builtins import range, static_range, tensor_descriptor

@@ -116,7 +116,7 @@ class SemanticCore:
         if len(b) < len(a):
             b = (1,) * (len(a) - len(b)) + b
         out = []
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             if x != y and 1 not in (x, y):
                 raise SemanticError(
                     f"incompatible shapes {list(a)} and {list(b)}: dimension {i} is {x} and {y}"
@@ -154,7 +154,8 @@ class SemanticCore:
             return self.broadcast_to(x, (1,))
         shape.insert(axis, 1)
         ty = T.block_type(x.dtype, shape)
-        return tensor(self.builder.create("tt.expand_dims", [x.handle], [ty], {"axis": axis})[0], ty)
+        return tensor(self.builder.create("tt.expand_dims", [x.handle], [ty], {"axis": axis})[0],
+                      ty)
 
     # -- elementwise helpers -----------------------------------------------------
     def unary(self, name: str, x: tensor, ty: T.base_type | None = None, attrs=None) -> tensor:
@@ -332,7 +333,8 @@ class SemanticCore:
         return self.binary("arith.maxsi" if a.dtype.is_int_signed() else "arith.maxui", a, b)
 
     # -- comparisons ---------------------------------------------------------------
-    _FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
+    _FLOAT_PREDICATES = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq",
+                         "ne": "une"}
 
     def compare(self, op: str, lhs, rhs) -> tensor:
         """`<`, `<=`, `>`, `>=`, `==`, `!=` (op "lt" ... "ne"); the result is int1."""
@@ -392,7 +394,8 @@ class SemanticCore:
                 return self.bitcast(x, dst)
             if src.is_ptr() and dst.is_int():
                 if dst.primitive_bitwidth != 64:
-                    raise SemanticError(f"a pointer can only be cast to a 64-bit integer, not {dst}")
+                    raise SemanticError(f"a pointer can only be cast to a 64-bit integer, "
+                                        f"not {dst}")
                 return self.unary("tt.ptr_to_int", x, out)
             if dst.is_ptr() and src.is_int():
                 return self.unary("tt.int_to_ptr", self.cast(x, T.int64), out)

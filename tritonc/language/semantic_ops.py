@@ -45,8 +45,8 @@ class ShapeRules(SemanticCore):
         if not is_power_of_two(n):
             raise SemanticError(f"arange's range must be a power of 2, got {n}")
         ty = T.block_type(T.int32, (n,))
-        return tensor(self.builder.create("tt.make_range", [], [ty], {"start": start, "end": end})[0],
-                      ty)
+        attrs = {"start": start, "end": end}
+        return tensor(self.builder.create("tt.make_range", [], [ty], attrs)[0], ty)
 
     def full(self, shape: Sequence[int], value, dtype: T.dtype) -> tensor:
         shape = self.check_shape(shape)
@@ -116,7 +116,7 @@ class ShapeRules(SemanticCore):
         if not index.dtype.is_int():
             raise SemanticError(f"gather: index must be integers, not {index.dtype}")
         axis %= len(src.shape)
-        for d, (s, i) in enumerate(zip(src.shape, index.shape)):
+        for d, (s, i) in enumerate(zip(src.shape, index.shape, strict=False)):
             if d != axis and s != i:
                 raise SemanticError(f"gather: dimension {d} differs ({s} vs {i})")
         ty = T.block_type(src.dtype, index.shape)
@@ -147,7 +147,7 @@ class ComputeRules(ShapeRules):
         res_tys = [T.block_type(t, out_shape) if out_shape else t for t in scalar_tys]
         handles = self.builder.reduce([x.handle for x in inputs], axis, res_tys,
                                       self._wrap_combine(scalar_tys, combine))
-        results = [tensor(h, t) for h, t in zip(handles, res_tys)]
+        results = [tensor(h, t) for h, t in zip(handles, res_tys, strict=False)]
         if keep_dims:
             results = [self.expand_dims(r, axis) for r in results]
         return results
@@ -162,16 +162,16 @@ class ComputeRules(ShapeRules):
         res_tys = [x.type for x in inputs]
         handles = self.builder.scan([x.handle for x in inputs], axis, bool(reverse), res_tys,
                                     self._wrap_combine(scalar_tys, combine))
-        return [tensor(h, t) for h, t in zip(handles, res_tys)]
+        return [tensor(h, t) for h, t in zip(handles, res_tys, strict=False)]
 
     def _wrap_combine(self, tys: list[T.dtype], combine):
         def on_handles(lhs: list, rhs: list) -> list:
-            outs = combine([tensor(h, t) for h, t in zip(lhs, tys)],
-                           [tensor(h, t) for h, t in zip(rhs, tys)])
+            outs = combine([tensor(h, t) for h, t in zip(lhs, tys, strict=False)],
+                           [tensor(h, t) for h, t in zip(rhs, tys, strict=False)])
             if len(outs) != len(tys):
                 raise SemanticError(f"the combine function returned {len(outs)} values, "
                                     f"expected {len(tys)}")
-            return [self.cast(o, t).handle for o, t in zip(outs, tys)]
+            return [self.cast(o, t).handle for o, t in zip(outs, tys, strict=False)]
 
         return on_handles
 
@@ -208,7 +208,8 @@ class ComputeRules(ShapeRules):
             acc = self.full(shape, 0, out_dtype)
         else:
             if acc.shape != shape:
-                raise SemanticError(f"dot: accumulator shape {list(acc.shape)} should be {list(shape)}")
+                raise SemanticError(f"dot: accumulator shape {list(acc.shape)} should be "
+                                    f"{list(shape)}")
             ty = acc.type
         attrs = {"input_precision": precision, "max_num_imprecise_acc": max_num_imprecise_acc or 0}
         return tensor(self.builder.create("tt.dot", [a.handle, b.handle, acc.handle], [ty],
@@ -250,7 +251,8 @@ class ComputeRules(ShapeRules):
             xs = list(self.binary_operands(*xs))
         if not xs[0].dtype.is_fp32():
             raise SemanticError(f"{name} is only defined for fp32, not {xs[0].dtype}")
-        return tensor(self.builder.create(name, [x.handle for x in xs], [xs[0].type])[0], xs[0].type)
+        ty = xs[0].type
+        return tensor(self.builder.create(name, [x.handle for x in xs], [ty])[0], ty)
 
     def umulhi(self, x, y) -> tensor:
         x, y = self.binary_operands(x, y)
@@ -263,11 +265,13 @@ class ComputeRules(ShapeRules):
         x, hi = self.binary_operands(x, hi)
         x, lo = self.binary_operands(x, lo)
         if x.dtype.is_floating():
-            return tensor(self.builder.create("tt.clampf", [x.handle, lo.handle, hi.handle], [x.type],
-                                              {"propagate_nan": bool(propagate_nan)})[0], x.type)
+            attrs = {"propagate_nan": bool(propagate_nan)}
+            operands = [x.handle, lo.handle, hi.handle]
+            return tensor(self.builder.create("tt.clampf", operands, [x.type], attrs)[0], x.type)
         return self.minimum(self.maximum(x, lo), hi)
 
-    def extern_elementwise(self, symbol: str, args: Sequence, ret: T.dtype, is_pure: bool) -> tensor:
+    def extern_elementwise(self, symbol: str, args: Sequence, ret: T.dtype,
+                           is_pure: bool) -> tensor:
         xs = [self.to_tensor(a) for a in args]
         shape: tuple[int, ...] = ()
         for x in xs:
@@ -291,8 +295,9 @@ class ComputeRules(ShapeRules):
         tys = [T.block_type(d, shape) if shape else d for d in dtypes]
         attrs = {"asm_string": asm, "constraints": constraints, "pure": is_pure,
                  "packed_element": pack}
-        handles = self.builder.create("tt.elementwise_inline_asm", [x.handle for x in xs], tys, attrs)
-        return [tensor(h, t) for h, t in zip(handles, tys)]
+        handles = self.builder.create("tt.elementwise_inline_asm", [x.handle for x in xs], tys,
+                                      attrs)
+        return [tensor(h, t) for h, t in zip(handles, tys, strict=False)]
 
     def histogram(self, x: tensor, num_bins: int, mask: tensor | None) -> tensor:
         if len(x.shape) != 1 or not x.dtype.is_int():
