@@ -1,31 +1,30 @@
 """The CUDA pipeline, stage by stage: ttir -> ttgir -> llir -> ptx -> cubin.
 
-Each stage reads the previous stage's output and fills `kernel.asm[<stage>]`:
-
-    ttgir  layouts on every tensor (passes/ttgir)               -- not built yet
-    llir   per-thread NVVM/LLVM, then LLVM IR (passes/to_llvm)  -- needs ttgir
-    ptx    llvm_to_ptx.llvm_ir_to_ptx (libdevice, O3, NVPTX)
-    cubin  ptxas.compile_ptx (its -v report goes to the metadata)
+    ttgir  passes.ttgir.assign_layouts: a blocked layout on every tensor
+    llir   passes.to_llvm.lowering: per-thread gpu/arith/scf/llvm/nvvm code, then the
+           upstream MLIR conversions and gpu-module-to-binary (llvm_to_ptx.py): LLVM IR
+    ptx    llvmlite: libdevice when needed, O3, the NVPTX target for sm_XX
+    cubin  ptxas, whose -v report (registers, spills, shared memory) joins the metadata
 """
 
 from __future__ import annotations
 
-from tritonc.backends.cuda.llvm_to_ptx import llvm_ir_to_ptx
+from tritonc.backends.cuda.llvm_to_ptx import llvm_module_to_ptx
 from tritonc.backends.cuda.ptxas import compile_ptx
-
-
-class StageMissing(NotImplementedError):
-    """A stage of the pipeline that this version of tritonc does not have yet."""
+from tritonc.passes.to_llvm.lowering import lower_module
+from tritonc.passes.ttgir.assign_layouts import assign_layouts
 
 
 def make_ttgir(module, kernel, arch: int):
-    raise StageMissing("stage 'ttgir' (layout assignment and lowering of TTIR to NVVM) is not "
-                       "built yet: tritonc can emit TTIR only")
+    """TTIR -> TTGIR, in place."""
+    assign_layouts(module, kernel.metadata["num_warps"])
+    return module
 
 
-def make_ptx(llir: str, kernel, arch: int) -> str:
-    _, ptx = llvm_ir_to_ptx(llir, kernel.name, arch)
-    return ptx
+def make_llir_and_ptx(ttgir, kernel, arch: int) -> tuple[str, str]:
+    lowered, name, smem = lower_module(ttgir, kernel.metadata["num_warps"])
+    kernel.metadata["shared"] = smem
+    return llvm_module_to_ptx(lowered, name, arch)
 
 
 def make_cubin(ptx: str, kernel, arch: int) -> bytes:
@@ -36,6 +35,7 @@ def make_cubin(ptx: str, kernel, arch: int) -> bytes:
 
 def run_stages(module, kernel, arch: int) -> None:
     """Fill kernel.asm with every stage after TTIR."""
-    kernel.asm["ttgir"], kernel.asm["llir"] = make_ttgir(module, kernel, arch)
-    kernel.asm["ptx"] = make_ptx(kernel.asm["llir"], kernel, arch)
+    ttgir = make_ttgir(module, kernel, arch)
+    kernel.asm["ttgir"] = str(ttgir)
+    kernel.asm["llir"], kernel.asm["ptx"] = make_llir_and_ptx(ttgir, kernel, arch)
     kernel.asm["cubin"] = make_cubin(kernel.asm["ptx"], kernel, arch)

@@ -1,0 +1,1 @@
+"""Lowering of TTGIR to per-thread NVVM/LLVM code (see lowering.py)."""

@@ -1,0 +1,155 @@
+"""Axis analysis: what is known about the values of an integer or pointer tensor.
+
+For the fastest-varying (last) dimension of a value it tracks:
+
+- contiguity: the length of runs of consecutive values (x, x+1, x+2, ...),
+- divisibility: the largest power of two known to divide the first value of each run
+  (for pointers, of the byte address),
+- constancy: the length of runs of equal values.
+
+It is seeded by `tt.make_range`, constants, `tt.divisibility` on kernel arguments and
+`tl.multiple_of`/`tl.max_contiguous` hints, and decides how wide a load or store may be
+and whether its mask is uniform over a vector.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+
+from tritonc.passes.to_llvm.context import ir, pointee_text
+
+MAX_DIVISIBILITY = 1 << 30
+_BYTES = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4,
+          "f64": 8}
+
+
+@dataclass(frozen=True)
+class AxisInfo:
+    contiguity: int = 1
+    divisibility: int = 1
+    constancy: int = 1
+
+
+def _pow2_factor(v: int) -> int:
+    return MAX_DIVISIBILITY if v == 0 else min(v & -v, MAX_DIVISIBILITY)
+
+
+def element_bytes(ty) -> int:
+    text = str(ty)
+    if pointee_text(ty) is not None:
+        return 8
+    return _BYTES.get(text, 1 if text.startswith("f8") else 4)
+
+
+def _last(ty) -> int:
+    if isinstance(ty, ir.RankedTensorType):
+        shape = ir.RankedTensorType(ty).shape
+        return shape[-1] if shape else 1
+    return 1
+
+
+class AxisAnalysis:
+    """Memoised axis information of TTGIR values."""
+
+    def __init__(self) -> None:
+        self.cache: dict = {}
+
+    def get(self, value) -> AxisInfo:
+        if value not in self.cache:
+            self.cache[value] = self._compute(value)
+        return self.cache[value]
+
+    def _compute(self, value) -> AxisInfo:
+        n = _last(value.type)
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return self._argument(value, owner)
+        op = owner.operation
+        info = self._from_op(op, value, n)
+        return self._apply_hints(op, info)
+
+    def _argument(self, value, block) -> AxisInfo:
+        parent = block.owner
+        if parent is not None:
+            parent = parent.operation
+        if parent is not None and parent.name == "func.func" and "arg_attrs" in parent.attributes:
+            attrs = ir.ArrayAttr(parent.attributes["arg_attrs"])[value.arg_number]
+            attrs = ir.DictAttr(attrs)
+            if "tt.divisibility" in attrs:
+                return AxisInfo(1, ir.IntegerAttr(attrs["tt.divisibility"]).value, 1)
+        return AxisInfo()
+
+    @staticmethod
+    def _apply_hints(op, info: AxisInfo) -> AxisInfo:
+        attrs = op.attributes
+        div, contig, const = info.divisibility, info.contiguity, info.constancy
+        for name in ("tt.divisibility", "tt.contiguity", "tt.constancy"):
+            if name in attrs:
+                attr = attrs[name]
+                v = ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else \
+                    list(ir.DenseI32ArrayAttr(attr))[-1]
+                if name == "tt.divisibility":
+                    div = max(div, v)
+                elif name == "tt.contiguity":
+                    contig = max(contig, v)
+                else:
+                    const = max(const, v)
+        return AxisInfo(contig, div, const)
+
+    def _from_op(self, op, value, n: int) -> AxisInfo:
+        name = op.name
+        ops = list(op.operands)
+        if name == "tt.make_range":
+            start = ir.IntegerAttr(op.attributes["start"]).value
+            return AxisInfo(n, _pow2_factor(start), 1)
+        if name == "arith.constant":
+            attr = op.attributes["value"]
+            if isinstance(attr, ir.DenseElementsAttr):
+                attr = ir.DenseElementsAttr(attr).get_splat_value()
+            if isinstance(attr, ir.IntegerAttr):
+                return AxisInfo(1, _pow2_factor(ir.IntegerAttr(attr).value), n)
+            return AxisInfo(1, 1, n)
+        if name in ("tt.splat", "tt.broadcast"):
+            src = self.get(ops[0])
+            if name == "tt.splat" or _last(ops[0].type) == 1:
+                return AxisInfo(1, src.divisibility, n)
+            return src
+        if name == "tt.expand_dims":
+            src = self.get(ops[0])
+            return src if n != 1 else AxisInfo(1, src.divisibility, 1)
+        if name in ("arith.addi", "tt.addptr"):
+            a, b = self.get(ops[0]), self.get(ops[1])
+            scale = 1
+            if name == "tt.addptr":
+                elt = ir.RankedTensorType(value.type).element_type if \
+                    isinstance(value.type, ir.RankedTensorType) else value.type
+                scale = _BYTES.get(pointee_text(elt)[0], 4)
+            div = gcd(a.divisibility, b.divisibility * scale)
+            contig = max(gcd(a.contiguity, b.constancy), gcd(b.contiguity, a.constancy))
+            return AxisInfo(contig, div, gcd(a.constancy, b.constancy))
+        if name == "arith.subi":
+            a, b = self.get(ops[0]), self.get(ops[1])
+            return AxisInfo(gcd(a.contiguity, b.constancy), gcd(a.divisibility, b.divisibility),
+                            gcd(a.constancy, b.constancy))
+        if name == "arith.muli":
+            a, b = self.get(ops[0]), self.get(ops[1])
+            div = min(a.divisibility * b.divisibility, MAX_DIVISIBILITY)
+            return AxisInfo(1, div, gcd(a.constancy, b.constancy))
+        if name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select",
+                    "arith.extsi", "arith.extui", "arith.trunci"):
+            infos = [self.get(v) for v in ops]
+            const = 0
+            for i in infos:
+                const = gcd(const, i.constancy)
+            if name == "arith.cmpi" and len(infos) == 2:
+                a, b = infos
+                common = gcd(a.divisibility, b.divisibility)
+                const = max(const, min(gcd(a.contiguity, common), b.constancy),
+                            min(gcd(b.contiguity, common), a.constancy))
+            if name in ("arith.extsi", "arith.extui", "arith.trunci"):
+                return infos[0]
+            return AxisInfo(1, 1, max(1, const))
+        if name == "tt.get_program_id" or name == "tt.get_num_programs":
+            return AxisInfo()
+        return AxisInfo()

@@ -1,0 +1,198 @@
+"""The state of one lowering: values per register, thread ids, shared memory, emitters.
+
+A TTGIR tensor value becomes the list of scalar values this thread holds, one per
+register of its layout (`layouts.BlockedLayout`); a scalar value becomes a list of one.
+`LoweringContext` maps each TTGIR value to that list and offers small emitters for
+the per-thread code (`op`, `const`, `i32`), the coordinates of each register, and a
+shared-memory scratch buffer used to move data between layouts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from tritonc.compiler import mlir_loader
+from tritonc.passes.ttgir.layouts import BlockedLayout
+
+ir = mlir_loader.load()
+
+_PTR = re.compile(r"^!tt\.ptr<(.*), (\d+) : i32>$")
+
+
+class LoweringError(Exception):
+    """An op the CUDA lowering cannot handle, with the op's location."""
+
+
+def pointee_text(ty) -> tuple[str, int] | None:
+    """('f32', 1) for `!tt.ptr<f32, 1 : i32>`, None for other types."""
+    m = _PTR.match(str(ty))
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+class LoweringContext:
+    """Everything a lowering rule needs; rules build ops at `self.ip`."""
+
+    def __init__(self, num_warps: int, smem_base, loc) -> None:
+        self.num_warps = num_warps
+        self.values: dict[Any, list] = {}
+        self.smem_base = smem_base
+        self.smem_bytes = 0
+        self.ip: ir.InsertionPoint | None = None
+        self.loc = loc
+        self.lane = self.warp = None
+        self._bases: dict[tuple, list] = {}
+        self._consts: dict[tuple, Any] = {}
+        self.declared: set[str] = set()
+        self.module_ip: ir.InsertionPoint | None = None
+
+    # -- values -------------------------------------------------------------------------
+    def get(self, value) -> list:
+        try:
+            return self.values[value]
+        except KeyError:
+            raise LoweringError(f"value {value.get_name()} used before it was lowered") from None
+
+    def set(self, value, regs: Sequence) -> None:
+        self.values[value] = list(regs)
+
+    # -- types ------------------------------------------------------------------------
+    @staticmethod
+    def is_tensor(ty) -> bool:
+        return isinstance(ty, ir.RankedTensorType)
+
+    def layout(self, ty) -> BlockedLayout:
+        return BlockedLayout.parse(str(ir.RankedTensorType(ty).encoding))
+
+    @staticmethod
+    def shape(ty) -> tuple[int, ...]:
+        return tuple(ir.RankedTensorType(ty).shape)
+
+    def scalar_type(self, ty):
+        """The per-thread type of one element: pointers become `!llvm.ptr<addrspace>`."""
+        elt = ir.RankedTensorType(ty).element_type if self.is_tensor(ty) else ty
+        ptr = pointee_text(elt)
+        if ptr is not None:
+            return ir.Type.parse(f"!llvm.ptr<{ptr[1]}>")
+        return elt
+
+    @staticmethod
+    def element_type(ty):
+        return ir.RankedTensorType(ty).element_type if isinstance(ty, ir.RankedTensorType) else ty
+
+    def num_registers(self, ty) -> int:
+        return self.layout(ty).num_registers(self.shape(ty)) if self.is_tensor(ty) else 1
+
+    # -- emitters ---------------------------------------------------------------------
+    def op(self, name: str, operands: Sequence, result_types: Sequence = (), attrs=None):
+        op = ir.Operation.create(name, results=list(result_types), operands=list(operands),
+                                 attributes=attrs or {}, loc=self.loc, ip=self.ip)
+        return op
+
+    def value(self, name: str, operands: Sequence, result_type, attrs=None):
+        return self.op(name, operands, [result_type], attrs).results[0]
+
+    def const(self, value: int | float | bool, ty):
+        """A scalar constant (cached per function body position is not needed: CSE runs)."""
+        if isinstance(ty, ir.IntegerType):
+            width = ir.IntegerType(ty).width
+            v = int(value) & ((1 << width) - 1)
+            if width > 1 and v >= 1 << (width - 1):
+                v -= 1 << width
+            attr = ir.IntegerAttr.get(ty, v)
+        else:
+            attr = ir.FloatAttr.get(ty, float(value))
+        return self.value("arith.constant", [], ty, {"value": attr})
+
+    def i32(self, value: int):
+        return self.const(value, ir.IntegerType.get_signless(32))
+
+    def i32_type(self):
+        return ir.IntegerType.get_signless(32)
+
+    def binop(self, name: str, a, b):
+        return self.value(name, [a, b], a.type)
+
+    # -- thread geometry --------------------------------------------------------------------
+    def init_thread_ids(self) -> None:
+        index = ir.IndexType.get()
+        tid = self.value("gpu.thread_id", [], index,
+                         {"dimension": ir.Attribute.parse("#gpu<dim x>")})
+        tid = self.value("arith.index_cast", [tid], self.i32_type())
+        self.lane = self.binop("arith.andi", tid, self.i32(31))
+        self.warp = self.binop("arith.shrui", tid, self.i32(5))
+        self.tid = tid
+
+    def bases(self, layout: BlockedLayout, shape: tuple[int, ...]) -> list:
+        """base_d(lane, warp) for every dimension d (see layouts.py)."""
+        key = (layout, shape)
+        if key not in self._bases:
+            saved = self.ip
+            self.ip = self.entry_ip
+            parts: list = [None] * layout.rank
+            for ident, strides in ((self.lane, layout.lane_strides()),
+                                   (self.warp, layout.warp_strides())):
+                for bit, (d, stride) in enumerate(strides):
+                    on = self.binop("arith.andi", self.binop("arith.shrui", ident, self.i32(bit)),
+                                    self.i32(1))
+                    term = self.binop("arith.muli", on, self.i32(stride))
+                    parts[d] = term if parts[d] is None else self.binop("arith.addi", parts[d],
+                                                                        term)
+            self._bases[key] = [p if p is not None else self.i32(0) for p in parts]
+            self.ip = saved
+        return self._bases[key]
+
+    def coordinates(self, ty) -> list[list]:
+        """For each register of `ty`, its coordinate along each dimension (i32 values)."""
+        layout, shape = self.layout(ty), self.shape(ty)
+        bases = self.bases(layout, shape)
+        coords = []
+        for offsets in layout.register_offsets(shape):
+            row = []
+            for d, off in enumerate(offsets):
+                c = self.binop("arith.addi", bases[d], self.i32(off)) if off else bases[d]
+                if layout.tile(d) > shape[d]:
+                    c = self.binop("arith.andi", c, self.i32(shape[d] - 1))
+                row.append(c)
+            coords.append(row)
+        return coords
+
+    def linear_index(self, coords: Sequence, shape: Sequence[int]):
+        """Row-major index of a coordinate (i32)."""
+        index = None
+        stride = 1
+        for d in range(len(shape) - 1, -1, -1):
+            term = coords[d] if stride == 1 else self.binop("arith.muli", coords[d],
+                                                            self.i32(stride))
+            index = term if index is None else self.binop("arith.addi", index, term)
+            stride *= shape[d]
+        return index if index is not None else self.i32(0)
+
+    # -- shared memory -------------------------------------------------------------------------
+    def reserve_smem(self, nbytes: int) -> None:
+        self.smem_bytes = max(self.smem_bytes, (nbytes + 15) // 16 * 16)
+
+    def smem_ptr(self, index, elt_type):
+        """&scratch[index] for elements of `elt_type` (a `!llvm.ptr<3>`)."""
+        return self.value("llvm.getelementptr", [self.smem_base, index],
+                          ir.Type.parse("!llvm.ptr<3>"),
+                          {"rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+                           "elem_type": ir.TypeAttr.get(elt_type)})
+
+    def for_loop(self, lb: int, ub: int, inits: Sequence, body) -> list:
+        """An scf.for from `lb` to `ub` carrying `inits`; `body(iv, values)` returns the
+        next values. Used for loops the lowering itself creates (scans, axis reductions)."""
+        loop = ir.Operation.create("scf.for", results=[v.type for v in inits],
+                                   operands=[self.i32(lb), self.i32(ub), self.i32(1), *inits],
+                                   regions=1, loc=self.loc, ip=self.ip)
+        block = loop.regions[0].blocks.append(self.i32_type(), *[v.type for v in inits])
+        saved = self.ip
+        self.ip = ir.InsertionPoint(block)
+        nxt = body(block.arguments[0], list(block.arguments)[1:])
+        self.op("scf.yield", nxt)
+        self.ip = saved
+        return list(loop.results)
+
+    def barrier(self) -> None:
+        self.op("gpu.barrier", [])

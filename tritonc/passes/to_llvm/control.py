@@ -1,0 +1,138 @@
+"""Lowering of structured control flow, calls and program identity.
+
+Loop-carried and yielded tensors become their registers: an `scf.for` carrying one
+`tensor<256xf32>` in a layout with 2 registers per thread carries two f32 values.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.lowering import inline_function, lower_block, lowering
+
+
+def _flat(ctx: LoweringContext, values) -> list:
+    return [r for v in values for r in ctx.get(v)]
+
+
+def _flat_types(ctx: LoweringContext, values) -> list:
+    return [ctx.scalar_type(v.type) for v in values for _ in range(ctx.num_registers(v.type))]
+
+
+def _regroup(ctx: LoweringContext, olds, news) -> list[list]:
+    out, i = [], 0
+    for v in olds:
+        n = ctx.num_registers(v.type)
+        out.append(list(news[i:i + n]))
+        i += n
+    return out
+
+
+def _lower_region_block(ctx: LoweringContext, old_block, new_block) -> None:
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(new_block)
+    _bind_block_args(ctx, old_block, list(new_block.arguments))
+    lower_block(ctx, old_block)
+    ctx.ip = saved
+
+
+def _bind_block_args(ctx, old_block, new_args) -> None:
+    for old, regs in zip(old_block.arguments, _regroup(ctx, old_block.arguments, new_args)):
+        ctx.set(old, regs)
+
+
+@lowering("scf.for")
+def lower_for(ctx: LoweringContext, op) -> list:
+    lb, ub, step, *inits = op.operands
+    new = ir.Operation.create(
+        "scf.for", results=_flat_types(ctx, op.results),
+        operands=[ctx.get(lb)[0], ctx.get(ub)[0], ctx.get(step)[0], *_flat(ctx, inits)],
+        regions=1, loc=ctx.loc, ip=ctx.ip)
+    old_block = op.regions[0].blocks[0]
+    arg_types = [old_block.arguments[0].type] + _flat_types(ctx, list(old_block.arguments)[1:])
+    new_block = new.regions[0].blocks.append(*arg_types)
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(new_block)
+    ctx.set(old_block.arguments[0], [new_block.arguments[0]])
+    olds = list(old_block.arguments)[1:]
+    for old, regs in zip(olds, _regroup(ctx, olds, list(new_block.arguments)[1:])):
+        ctx.set(old, regs)
+    lower_block(ctx, old_block)
+    ctx.ip = saved
+    return _regroup(ctx, op.results, list(new.results))
+
+
+@lowering("scf.yield")
+def lower_yield(ctx: LoweringContext, op) -> list:
+    ctx.op("scf.yield", _flat(ctx, op.operands))
+    return []
+
+
+@lowering("scf.condition")
+def lower_condition(ctx: LoweringContext, op) -> list:
+    cond, *rest = op.operands
+    ctx.op("scf.condition", [ctx.get(cond)[0], *_flat(ctx, rest)])
+    return []
+
+
+@lowering("scf.if")
+def lower_if(ctx: LoweringContext, op) -> list:
+    new = ir.Operation.create("scf.if", results=_flat_types(ctx, op.results),
+                              operands=[ctx.get(op.operands[0])[0]], regions=2, loc=ctx.loc,
+                              ip=ctx.ip)
+    for old_region, new_region in zip(op.regions, new.regions):
+        if not old_region.blocks:
+            continue
+        _lower_region_block(ctx, old_region.blocks[0], new_region.blocks.append())
+    return _regroup(ctx, op.results, list(new.results))
+
+
+@lowering("scf.while")
+def lower_while(ctx: LoweringContext, op) -> list:
+    before_old = op.regions[0].blocks[0]
+    after_old = op.regions[1].blocks[0]
+    new = ir.Operation.create("scf.while", results=_flat_types(ctx, op.results),
+                              operands=_flat(ctx, op.operands), regions=2, loc=ctx.loc, ip=ctx.ip)
+    before = new.regions[0].blocks.append(*_flat_types(ctx, before_old.arguments))
+    after = new.regions[1].blocks.append(*_flat_types(ctx, after_old.arguments))
+    _lower_region_block(ctx, before_old, before)
+    _lower_region_block(ctx, after_old, after)
+    return _regroup(ctx, op.results, list(new.results))
+
+
+@lowering("func.return")
+def lower_return(ctx: LoweringContext, op) -> list:
+    return []
+
+
+@lowering("func.call")
+def lower_call(ctx: LoweringContext, op) -> list:
+    callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+    return inline_function(ctx, ctx.functions[callee], [ctx.get(v) for v in op.operands])
+
+
+def _grid_value(ctx: LoweringContext, op, name: str) -> list:
+    axis = ir.IntegerAttr(op.attributes["axis"]).value
+    dim = ir.Attribute.parse(f"#gpu<dim {'xyz'[axis]}>")
+    value = ctx.value(name, [], ir.IndexType.get(), {"dimension": dim})
+    return [[ctx.value("arith.index_cast", [value], ctx.i32_type())]]
+
+
+@lowering("tt.get_program_id")
+def lower_program_id(ctx: LoweringContext, op) -> list:
+    return _grid_value(ctx, op, "gpu.block_id")
+
+
+@lowering("tt.get_num_programs")
+def lower_num_programs(ctx: LoweringContext, op) -> list:
+    return _grid_value(ctx, op, "gpu.grid_dim")
+
+
+@lowering("tt.barrier")
+def lower_barrier(ctx: LoweringContext, op) -> list:
+    ctx.barrier()
+    return []
+
+
+@lowering("tt.assume")
+def lower_assume(ctx: LoweringContext, op) -> list:
+    return []

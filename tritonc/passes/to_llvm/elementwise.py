@@ -1,0 +1,132 @@
+"""Lowering of elementwise ops: arith, math and the tt ops that act per element.
+
+Operands and results of an elementwise op share one layout, so register i of the result
+is the op applied to register i of each operand: the upstream op on scalars.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.lowering import lowering
+
+ARITH = """addi addf subi subf muli mulf divsi divui divf remsi remui remf andi ori xori shli shrsi
+shrui maxsi minsi maxui minui maximumf minimumf maxnumf minnumf negf cmpi cmpf select extsi extui
+trunci extf truncf sitofp uitofp fptosi fptoui bitcast""".split()
+MATH = """exp exp2 log log2 sin cos tan sqrt rsqrt absf absi floor ceil trunc roundeven erf tanh fma
+powf""".split()
+
+
+def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) -> list:
+    """Apply the scalar form of `op` (or of `name`) register by register."""
+    result = op.results[0]
+    n = ctx.num_registers(result.type)
+    ty = ctx.scalar_type(result.type)
+    operands = [ctx.get(v) for v in op.operands]
+    if attrs is None:
+        attrs = {name: op.attributes[name] for name in op.attributes}
+    out = []
+    for i in range(n):
+        args = [regs[i] if len(regs) > 1 else regs[0] for regs in operands]
+        out.append(ctx.value(name or op.name, args, ty, attrs))
+    return [out]
+
+
+def _register_upstream() -> None:
+    for short in ARITH:
+        lowering(f"arith.{short}")(per_register)
+    for short in MATH:
+        lowering(f"math.{short}")(per_register)
+
+
+_register_upstream()
+
+
+@lowering("arith.constant")
+def lower_constant(ctx: LoweringContext, op) -> list:
+    result = op.results[0]
+    attr = op.attributes["value"]
+    if not ctx.is_tensor(result.type):
+        return [[ctx.value("arith.constant", [], result.type, {"value": attr})]]
+    splat = ir.DenseElementsAttr(attr).get_splat_value()
+    value = ctx.value("arith.constant", [], ctx.scalar_type(result.type), {"value": splat})
+    return [[value] * ctx.num_registers(result.type)]
+
+
+@lowering("tt.splat")
+def lower_splat(ctx: LoweringContext, op) -> list:
+    return [ctx.get(op.operands[0]) * ctx.num_registers(op.results[0].type)]
+
+
+@lowering("tt.bitcast")
+def lower_bitcast(ctx: LoweringContext, op) -> list:
+    return per_register(ctx, op, "llvm.bitcast", {})
+
+
+@lowering("tt.int_to_ptr")
+def lower_int_to_ptr(ctx: LoweringContext, op) -> list:
+    return per_register(ctx, op, "llvm.inttoptr", {})
+
+
+@lowering("tt.ptr_to_int")
+def lower_ptr_to_int(ctx: LoweringContext, op) -> list:
+    return per_register(ctx, op, "llvm.ptrtoint", {})
+
+
+@lowering("tt.precise_sqrt")
+def lower_precise_sqrt(ctx: LoweringContext, op) -> list:
+    return per_register(ctx, op, "llvm.intr.sqrt", {})
+
+
+@lowering("tt.precise_divf")
+def lower_precise_divf(ctx: LoweringContext, op) -> list:
+    return per_register(ctx, op, "llvm.fdiv", {})
+
+
+@lowering("tt.clampf")
+def lower_clampf(ctx: LoweringContext, op) -> list:
+    propagate = ir.BoolAttr(op.attributes["propagate_nan"]).value
+    lo_name, hi_name = ("arith.maximumf", "arith.minimumf") if propagate else (
+        "arith.maxnumf", "arith.minnumf")
+    x, lo, hi = (ctx.get(v) for v in op.operands)
+    out = []
+    for i in range(len(x)):
+        v = ctx.binop(lo_name, x[i], lo[i % len(lo)])
+        out.append(ctx.binop(hi_name, v, hi[i % len(hi)]))
+    return [out]
+
+
+@lowering("tt.mulhiu")
+def lower_mulhiu(ctx: LoweringContext, op) -> list:
+    x, y = (ctx.get(v) for v in op.operands)
+    out = []
+    for a, b in zip(x, y):
+        mul = ctx.op("arith.mului_extended", [a, b], [a.type, a.type])
+        out.append(mul.results[1])
+    return [out]
+
+
+@lowering("tt.extern_elementwise")
+def lower_extern(ctx: LoweringContext, op) -> list:
+    symbol = ir.StringAttr(op.attributes["symbol"]).value
+    result = op.results[0]
+    ret = ctx.scalar_type(result.type)
+    args = [ctx.get(v) for v in op.operands]
+    arg_types = [ctx.scalar_type(v.type) for v in op.operands]
+    if symbol not in ctx.declared:
+        fn_type = ir.Type.parse(f"!llvm.func<{ret}({', '.join(map(str, arg_types))})>")
+        ir.Operation.create("llvm.func", attributes={
+            "sym_name": ir.StringAttr.get(symbol),
+            "function_type": ir.TypeAttr.get(fn_type),
+            "linkage": ir.Attribute.parse("#llvm.linkage<external>"),
+            "sym_visibility": ir.StringAttr.get("private")},
+            regions=1, loc=ctx.loc, ip=ctx.module_ip)
+        ctx.declared.add(symbol)
+    out = []
+    for i in range(ctx.num_registers(result.type)):
+        call_args = [regs[i] if len(regs) > 1 else regs[0] for regs in args]
+        call = ctx.op("llvm.call", call_args, [ret], {
+            "callee": ir.FlatSymbolRefAttr.get(symbol),
+            "operandSegmentSizes": ir.DenseI32ArrayAttr.get([len(call_args), 0]),
+            "op_bundle_sizes": ir.DenseI32ArrayAttr.get([])})
+        out.append(call.results[0])
+    return [out]

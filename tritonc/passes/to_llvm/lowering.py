@@ -1,0 +1,136 @@
+"""convert-ttgir-to-llvm: per-thread code for a TTGIR kernel, one rule per op.
+
+Before (TTGIR):
+    func.func public @k(%p: !tt.ptr<f32, 1 : i32>) {
+      %r = "tt.make_range"() {...} : () -> tensor<256xi32, #ttg.blocked<[2], [32], [4], [0]>>
+      ...
+After:
+    module attributes {gpu.container_module} {
+      gpu.module @kernels {
+        llvm.mlir.global external @global_smem() {addr_space = 3 : i32} : !llvm.array<0 x i8>
+        gpu.func @k(%p: !llvm.ptr<1>) kernel { <scalar arith/llvm/nvvm/scf per register> }
+      }
+    }
+
+A rule `@lowering("tt.load") def lower_load(ctx, op) -> list[list[Value]]` returns, for
+each result of `op`, the values this thread holds (one per register of the result's
+layout). Rules live by family in `elementwise.py`, `memory.py`, `shape.py`,
+`reduce.py` and `control.py`; an op without a rule is an error naming it and its
+location. Option: `num_warps`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir, pointee_text
+
+Rule = Callable[[LoweringContext, object], list]
+RULES: dict[str, Rule] = {}
+
+
+def lowering(*names: str) -> Callable[[Rule], Rule]:
+    """Register a rule for the ops `names`."""
+
+    def register(fn: Rule) -> Rule:
+        for name in names:
+            RULES[name] = fn
+        return fn
+
+    return register
+
+
+def lower_block(ctx: LoweringContext, block) -> None:
+    """Lower every op of `block` at the context's insertion point."""
+    for op in block.operations:
+        op = op.operation
+        rule = RULES.get(op.name)
+        if rule is None:
+            raise LoweringError(f"{op.location}: the CUDA backend has no lowering for "
+                                f"'{op.name}' yet")
+        saved = ctx.loc
+        ctx.loc = op.location
+        try:
+            results = rule(ctx, op)
+        finally:
+            ctx.loc = saved
+        for old, regs in zip(op.results, results or []):
+            ctx.set(old, regs)
+
+
+def inline_function(ctx: LoweringContext, func_op, args: list[list]) -> list[list]:
+    """Lower the body of a private func.func in place, with `args` for its arguments;
+    return the lowered values of its `func.return` operands."""
+    block = func_op.regions[0].blocks[0]
+    for arg, regs in zip(block.arguments, args):
+        ctx.set(arg, regs)
+    *body, ret = list(block.operations)
+    for op in body:
+        op = op.operation
+        rule = RULES.get(op.name)
+        if rule is None:
+            raise LoweringError(f"{op.location}: no lowering for '{op.name}'")
+        for old, regs in zip(op.results, rule(ctx, op) or []):
+            ctx.set(old, regs)
+    return [ctx.get(v) for v in ret.operation.operands]
+
+
+def _arg_type_text(ty) -> str:
+    ptr = pointee_text(ty)
+    return f"!llvm.ptr<{ptr[1]}>" if ptr else str(ty)
+
+
+def lower_module(module, num_warps: int) -> tuple[ir.Module, str, int]:
+    """Lower the public kernel of a TTGIR `module`; return (module, kernel name, smem bytes)."""
+    # importing the rule families fills RULES
+    from tritonc.passes.to_llvm import control, elementwise, memory, reduce, shape  # noqa: F401
+
+    functions = {}
+    kernel = None
+    for op in module.body.operations:
+        if op.operation.name != "func.func":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        functions[name] = op
+        visibility = op.attributes["sym_visibility"] if "sym_visibility" in op.attributes else None
+        if visibility is None or ir.StringAttr(visibility).value == "public":
+            kernel = op
+    if kernel is None:
+        raise LoweringError("the module has no public kernel function")
+    kname = ir.StringAttr(kernel.attributes["sym_name"]).value
+    block = kernel.regions[0].blocks[0]
+    args = ", ".join(f"%a{i}: {_arg_type_text(a.type)}" for i, a in enumerate(block.arguments))
+    threads = 32 * num_warps
+    text = f"""
+module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    llvm.mlir.global external @global_smem() {{addr_space = 3 : i32, alignment = 16 : i64}}
+        : !llvm.array<0 x i8>
+    gpu.func @{kname}({args}) kernel attributes
+        {{gpu.known_block_size = array<i32: {threads}, 1, 1>}} {{
+      gpu.return
+    }}
+  }}
+}}"""
+    with module.context, kernel.location:
+        out = ir.Module.parse(text)
+        gpu_module = out.body.operations[0]
+        gfunc = gpu_module.regions[0].blocks[0].operations[1]
+        body = gfunc.regions[0].blocks[0]
+        ret = body.operations[0]
+        loc = kernel.location
+        ip = ir.InsertionPoint(ret)
+        smem = ir.Operation.create("llvm.mlir.addressof", results=[ir.Type.parse("!llvm.ptr<3>")],
+                                   attributes={"global_name": ir.FlatSymbolRefAttr.get(
+                                       "global_smem")}, loc=loc, ip=ip).results[0]
+        ctx = LoweringContext(num_warps, smem, loc)
+        ctx.functions = functions
+        ctx.module_ip = ir.InsertionPoint(gpu_module.regions[0].blocks[0])
+        ctx.ip = ip
+        ctx.init_thread_ids()
+        marker = ctx.i32(0)
+        ctx.entry_ip = ir.InsertionPoint(marker.owner)
+        for old, new in zip(block.arguments, body.arguments):
+            ctx.set(old, [new])
+        lower_block(ctx, block)
+    return out, kname, ctx.smem_bytes

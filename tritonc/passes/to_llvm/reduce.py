@@ -1,0 +1,190 @@
+"""Lowering of reductions and scans.
+
+A reduction of a 1-D tensor to a scalar runs in three steps, following the layout:
+combine the registers of each thread, then the lanes of each warp with butterfly
+shuffles (`shfl.sync.bfly`) over the lane bits that hold distinct elements, then the
+warps through shared memory. Reductions along one axis of an N-D tensor, and scans,
+go through shared memory: each result element combines its source elements in order.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.lowering import inline_function, lowering
+from tritonc.passes.to_llvm.shape import _load_scalar, write_to_smem
+
+
+def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
+    """Apply the op's combine function to two tuples of scalars."""
+    symbol = ir.FlatSymbolRefAttr(op.attributes["combine"]).value
+    outs = inline_function(ctx, ctx.functions[symbol], [[v] for v in lhs + rhs])
+    return [o[0] for o in outs]
+
+
+def _shuffle(ctx: LoweringContext, value, offset: int):
+    """value of the lane `lane ^ offset` (32-bit at a time)."""
+    ty = value.type
+    i32 = ir.IntegerType.get_signless(32)
+    width = ir.IntegerType(ty).width if isinstance(ty, ir.IntegerType) else (
+        64 if isinstance(ty, ir.F64Type) else 32 if isinstance(ty, ir.F32Type) else 16)
+    if width == 64:
+        vec2 = ir.VectorType.get([2], i32)
+        halves = ctx.value("llvm.bitcast", [value], vec2)
+        parts = [ctx.value("llvm.extractelement", [halves, ctx.i32(i)], i32) for i in range(2)]
+        moved = [_shuffle(ctx, p, offset) for p in parts]
+        vec = ctx.value("llvm.mlir.poison", [], vec2)
+        for i, p in enumerate(moved):
+            vec = ctx.value("llvm.insertelement", [vec, p, ctx.i32(i)], vec2)
+        return ctx.value("llvm.bitcast", [vec], ty)
+    word = value
+    if not isinstance(ty, ir.IntegerType) or width != 32:
+        word = ctx.value("llvm.bitcast", [value], ir.IntegerType.get_signless(width)) \
+            if width != 32 or not isinstance(ty, ir.IntegerType) else value
+        if width < 32:
+            word = ctx.value("arith.extui", [word], i32)
+    moved = ctx.value("nvvm.shfl.sync", [ctx.i32(-1), word, ctx.i32(offset), ctx.i32(31)], i32,
+                      {"kind": ir.Attribute.parse("#nvvm<shfl_kind bfly>")})
+    if width < 32:
+        moved = ctx.value("arith.trunci", [moved], ir.IntegerType.get_signless(width))
+    if moved.type != ty:
+        moved = ctx.value("llvm.bitcast", [moved], ty)
+    return moved
+
+
+def _full_reduce_1d(ctx: LoweringContext, op) -> list:
+    srcs = list(op.operands)
+    src_ty = srcs[0].type
+    layout, shape = ctx.layout(src_ty), ctx.shape(src_ty)
+    regs = [ctx.get(s) for s in srcs]
+    # 1. registers of this thread (distinct elements)
+    acc = [r[0] for r in regs]
+    for i in range(1, len(regs[0])):
+        acc = _combine(ctx, op, acc, [r[i] for r in regs])
+    # 2. lanes holding distinct elements
+    for bit, (_, stride) in enumerate(layout.lane_strides()):
+        if stride >= shape[0]:
+            continue
+        acc = _combine(ctx, op, acc, [_shuffle(ctx, a, 1 << bit) for a in acc])
+    # 3. warps holding distinct elements, through shared memory
+    distinct_warps = [bit for bit, (_, s) in enumerate(layout.warp_strides()) if s < shape[0]]
+    if not distinct_warps:
+        return [[a] for a in acc]
+    n_warps = ctx.num_warps
+    results = []
+    slot_values = []
+    ctx.barrier()
+    for k, a in enumerate(acc):
+        store_ty = a.type
+        ctx.reserve_smem((k + 1) * n_warps * 8)
+        base = ctx.i32(k * n_warps * 8 // _bytes(store_ty))
+        ptr_index = ctx.binop("arith.addi", base, ctx.warp)
+        is_lane0 = ctx.value("arith.cmpi", [ctx.lane, ctx.i32(0)], ir.IntegerType.get_signless(1),
+                             {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
+        branch = ir.Operation.create("scf.if", results=[], operands=[is_lane0], regions=2,
+                                     loc=ctx.loc, ip=ctx.ip)
+        saved = ctx.ip
+        ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+        ctx.op("llvm.store", [a, ctx.smem_ptr(ptr_index, store_ty)])
+        ctx.op("scf.yield", [])
+        ctx.ip = saved
+        slot_values.append((base, store_ty))
+    ctx.barrier()
+    for base, store_ty in slot_values:
+        results.append([ctx.value("llvm.load", [ctx.smem_ptr(ctx.binop("arith.addi", base,
+                                                                         ctx.i32(w)), store_ty)],
+                                  store_ty) for w in range(n_warps)])
+    # combine the warps that hold distinct partial results (warp ids with only those bits)
+    warp_ids = [0]
+    for bit in distinct_warps:
+        warp_ids += [w | (1 << bit) for w in warp_ids]
+    acc = [r[0] for r in results]
+    for w in sorted(warp_ids)[1:]:
+        acc = _combine(ctx, op, acc, [r[w] for r in results])
+    return [[a] for a in acc]
+
+
+def _bytes(ty) -> int:
+    if isinstance(ty, ir.IntegerType):
+        return max(1, ir.IntegerType(ty).width // 8)
+    return 8 if isinstance(ty, ir.F64Type) else 2 if (isinstance(ty, ir.F16Type) or
+                                                      isinstance(ty, ir.BF16Type)) else 4
+
+
+def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
+    """Each result element combines its source row along `axis` from shared memory."""
+    srcs = list(op.operands)
+    src_shape = ctx.shape(srcs[0].type)
+    staged = []
+    for s in srcs:
+        staged.append(write_to_smem(ctx, s))
+        ctx.barrier()
+        # keep one buffer per operand: shift the scratch base for the next operand
+    return _read_reduced(ctx, op, srcs, staged, src_shape, axis)
+
+
+def _read_reduced(ctx, op, srcs, staged, src_shape, axis) -> list:
+    if len(srcs) > 1:
+        raise NotImplementedError("axis reductions of several tensors at once")
+    store_ty, kind, _ = staged[0]
+    result = op.results[0]
+    out_ty = ctx.scalar_type(result.type)
+    dst_coords = ctx.coordinates(result.type) if ctx.is_tensor(result.type) else [[]]
+    out = []
+    for coord in dst_coords:
+        def element(k, coord=coord):
+            src_coord = list(coord[:axis]) + [k] + list(coord[axis:])
+            return _load_scalar(ctx, ctx.linear_index(src_coord, src_shape), kind, store_ty,
+                                out_ty)
+
+        first = element(ctx.i32(0))
+        acc = ctx.for_loop(1, src_shape[axis], [first],
+                           lambda k, acc: _combine(ctx, op, acc, [element(k)]))
+        out.append(acc[0])
+    return [out]
+
+
+@lowering("tt.reduce")
+def lower_reduce(ctx: LoweringContext, op) -> list:
+    axis = ir.IntegerAttr(op.attributes["axis"]).value
+    src_ty = op.operands[0].type
+    if len(ctx.shape(src_ty)) == 1:
+        return _full_reduce_1d(ctx, op)
+    return _axis_reduce(ctx, op, axis)
+
+
+@lowering("tt.scan")
+def lower_scan(ctx: LoweringContext, op) -> list:
+    if len(op.operands) > 1:
+        raise NotImplementedError("scans of several tensors at once")
+    axis = ir.IntegerAttr(op.attributes["axis"]).value
+    reverse = ir.BoolAttr(op.attributes["reverse"]).value
+    src = op.operands[0]
+    store_ty, kind, shape = write_to_smem(ctx, src)
+    out_ty = ctx.scalar_type(src.type)
+    n = shape[axis]
+    out = []
+    for coord in ctx.coordinates(src.type):
+        # inclusive scan: fold the elements from the start (or the end) up to this one
+        def element(k, coord=coord):
+            src_coord = list(coord)
+            src_coord[axis] = k
+            return _load_scalar(ctx, ctx.linear_index(src_coord, shape), kind, store_ty, out_ty)
+
+        position = coord[axis]
+        if reverse:
+            first, lb, ub = element(ctx.binop("arith.subi", ctx.i32(n - 1), ctx.i32(0))), 1, n
+        else:
+            first, lb, ub = element(ctx.i32(0)), 1, n
+
+        def step(k, acc, coord=coord, position=position):
+            index = ctx.binop("arith.subi", ctx.i32(n - 1), k) if reverse else k
+            v = element(index)
+            combined = _combine(ctx, op, [v], acc) if reverse else _combine(ctx, op, acc, [v])
+            pred = 5 if reverse else 3  # sge / sle: the element is on this side of `position`
+            keep = ctx.value("arith.cmpi", [index, position], ir.IntegerType.get_signless(1),
+                             {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                              pred)})
+            return [ctx.value("arith.select", [keep, combined[0], acc[0]], out_ty)]
+
+        out.append(ctx.for_loop(lb, ub, [first], step)[0])
+    return [out]

@@ -1,0 +1,227 @@
+"""Lowering of index tensors and shape ops, moving data between layouts through shared memory.
+
+`exchange` is the one mechanism: every thread writes the elements it holds to a
+row-major scratch copy of the source tensor in shared memory, the CTA synchronises,
+and every thread reads the elements its result registers need, at source coordinates
+computed from the result coordinates. Broadcast, expand_dims, reshape, trans, join,
+split, cat and gather are each a small coordinate map. When the source and result
+place every element in the same register of the same thread, no data moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tritonc.passes.to_llvm.axis_info import element_bytes
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.lowering import lowering
+
+CoordMap = Callable[[LoweringContext, list], list]
+
+
+@lowering("tt.make_range")
+def lower_make_range(ctx: LoweringContext, op) -> list:
+    start = ir.IntegerAttr(op.attributes["start"]).value
+    result = op.results[0]
+    out = []
+    for (c,) in ctx.coordinates(result.type):
+        out.append(ctx.binop("arith.addi", c, ctx.i32(start)) if start else c)
+    return [out]
+
+
+def _smem_element_type(ctx: LoweringContext, ty):
+    """Elements are stored by value; pointers as i64, i1 as i8."""
+    elt = ctx.scalar_type(ty)
+    if str(elt).startswith("!llvm.ptr"):
+        return ir.IntegerType.get_signless(64), "ptr"
+    if str(elt) == "i1":
+        return ir.IntegerType.get_signless(8), "bool"
+    return elt, None
+
+
+def _store_scalar(ctx: LoweringContext, value, index, kind, store_ty) -> None:
+    if kind == "ptr":
+        value = ctx.value("llvm.ptrtoint", [value], store_ty)
+    elif kind == "bool":
+        value = ctx.value("arith.extui", [value], store_ty)
+    ctx.op("llvm.store", [value, ctx.smem_ptr(index, store_ty)])
+
+
+def _load_scalar(ctx: LoweringContext, index, kind, store_ty, out_ty):
+    value = ctx.value("llvm.load", [ctx.smem_ptr(index, store_ty)], store_ty)
+    if kind == "ptr":
+        return ctx.value("llvm.inttoptr", [value], out_ty)
+    if kind == "bool":
+        return ctx.value("arith.trunci", [value], out_ty)
+    return value
+
+
+def write_to_smem(ctx: LoweringContext, value) -> tuple:
+    """Barrier, then every thread writes its registers of `value` (row-major)."""
+    store_ty, kind = _smem_element_type(ctx, value.type)
+    shape = ctx.shape(value.type) if ctx.is_tensor(value.type) else ()
+    numel = 1
+    for s in shape:
+        numel *= s
+    ctx.reserve_smem(numel * element_bytes(store_ty))
+    ctx.barrier()
+    regs = ctx.get(value)
+    coords = ctx.coordinates(value.type) if shape else [[]]
+    for reg, coord in zip(regs, coords):
+        _store_scalar(ctx, reg, ctx.linear_index(coord, shape), kind, store_ty)
+    ctx.barrier()
+    return store_ty, kind, shape
+
+
+def exchange(ctx: LoweringContext, src, dst_ty, coord_map: CoordMap) -> list:
+    """The registers of a `dst_ty` tensor whose element at coordinate c is the source
+    element at `coord_map(ctx, c)`."""
+    store_ty, kind, src_shape = write_to_smem(ctx, src)
+    out_ty = ctx.scalar_type(dst_ty)
+    out = []
+    for coord in ctx.coordinates(dst_ty):
+        index = ctx.linear_index(coord_map(ctx, coord), src_shape)
+        out.append(_load_scalar(ctx, index, kind, store_ty, out_ty))
+    return out
+
+
+def same_placement(ctx: LoweringContext, src_ty, dst_ty) -> bool:
+    """Whether register i of every thread holds the same row-major element in both."""
+    if ctx.num_registers(src_ty) != ctx.num_registers(dst_ty):
+        return False
+    src_l, dst_l = ctx.layout(src_ty), ctx.layout(dst_ty)
+    src_s, dst_s = ctx.shape(src_ty), ctx.shape(dst_ty)
+
+    def linear(layout, shape, offsets_of_bits):
+        return offsets_of_bits(layout, shape)
+
+    def placement(layout, shape):
+        # linear index of each register offset and of each lane / warp bit
+        def lin(coord):
+            index, stride = 0, 1
+            for d in range(len(shape) - 1, -1, -1):
+                index += (coord[d] % shape[d]) * stride
+                stride *= shape[d]
+            return index
+
+        regs = [lin(o) for o in layout.register_offsets(shape)]
+        bits = []
+        for d, s in layout.lane_strides() + layout.warp_strides():
+            c = [0] * len(shape)
+            c[d] = s
+            bits.append(lin(c) if s < shape[d] else None)
+        return regs, bits
+
+    return placement(src_l, src_s) == placement(dst_l, dst_s)
+
+
+def _reshape_like(ctx: LoweringContext, op) -> list:
+    src, result = op.operands[0], op.results[0]
+    if same_placement(ctx, src.type, result.type):
+        return [ctx.get(src)]
+    src_shape = ctx.shape(src.type)
+    dst_shape = ctx.shape(result.type)
+
+    def coord_map(ctx, coord):
+        index = ctx.linear_index(coord, dst_shape)
+        out = []
+        for d in range(len(src_shape) - 1, -1, -1):
+            out.append(ctx.binop("arith.remui", index, ctx.i32(src_shape[d])))
+            index = ctx.binop("arith.divui", index, ctx.i32(src_shape[d]))
+        return out[::-1]
+
+    return [exchange(ctx, src, result.type, coord_map)]
+
+
+lowering("tt.reshape", "tt.expand_dims")(_reshape_like)
+
+
+@lowering("ttg.convert_layout")
+def lower_convert_layout(ctx: LoweringContext, op) -> list:
+    return _reshape_like(ctx, op)
+
+
+@lowering("tt.broadcast")
+def lower_broadcast(ctx: LoweringContext, op) -> list:
+    src, result = op.operands[0], op.results[0]
+    src_shape = ctx.shape(src.type)
+
+    def coord_map(ctx, coord):
+        return [ctx.i32(0) if s == 1 else c for c, s in zip(coord, src_shape)]
+
+    return [exchange(ctx, src, result.type, coord_map)]
+
+
+@lowering("tt.trans")
+def lower_trans(ctx: LoweringContext, op) -> list:
+    src, result = op.operands[0], op.results[0]
+    order = list(ir.DenseI32ArrayAttr(op.attributes["order"]))
+
+    def coord_map(ctx, coord):
+        src_coord = [None] * len(order)
+        for dst_dim, src_dim in enumerate(order):
+            src_coord[src_dim] = coord[dst_dim]
+        return src_coord
+
+    return [exchange(ctx, src, result.type, coord_map)]
+
+
+@lowering("tt.join")
+def lower_join(ctx: LoweringContext, op) -> list:
+    lhs, rhs = op.operands
+    result = op.results[0]
+    parts = []
+    for src in (lhs, rhs):
+        parts.append(exchange(ctx, src, result.type, lambda ctx, c: c[:-1]))
+    coords = ctx.coordinates(result.type)
+    out = []
+    for a, b, coord in zip(parts[0], parts[1], coords):
+        is_rhs = ctx.value("arith.cmpi", [coord[-1], ctx.i32(1)], ir.IntegerType.get_signless(1),
+                           {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
+        out.append(ctx.value("arith.select", [is_rhs, b, a], a.type))
+    return [out]
+
+
+@lowering("tt.split")
+def lower_split(ctx: LoweringContext, op) -> list:
+    src = op.operands[0]
+    outs = []
+    for half in (0, 1):
+        outs.append(exchange(ctx, src, op.results[half].type,
+                             lambda ctx, c, half=half: [*c, ctx.i32(half)]))
+    return outs
+
+
+@lowering("tt.cat")
+def lower_cat(ctx: LoweringContext, op) -> list:
+    lhs, rhs = op.operands
+    result = op.results[0]
+    n = ctx.shape(lhs.type)[0]
+    parts = [exchange(ctx, src, result.type,
+                      lambda ctx, c: [ctx.binop("arith.andi", c[0], ctx.i32(n - 1))])
+             for src in (lhs, rhs)]
+    out = []
+    for a, b, (c,) in zip(parts[0], parts[1], ctx.coordinates(result.type)):
+        upper = ctx.value("arith.cmpi", [c, ctx.i32(n)], ir.IntegerType.get_signless(1),
+                          {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 9)})
+        out.append(ctx.value("arith.select", [upper, b, a], a.type))
+    return [out]
+
+
+@lowering("tt.gather")
+def lower_gather(ctx: LoweringContext, op) -> list:
+    src, index = op.operands
+    axis = ir.IntegerAttr(op.attributes["axis"]).value
+    result = op.results[0]
+    idx = ctx.get(index)
+    if ctx.layout(index.type) != ctx.layout(result.type):
+        idx = exchange(ctx, index, result.type, lambda ctx, c: c)
+    store_ty, kind, src_shape = write_to_smem(ctx, src)
+    out_ty = ctx.scalar_type(result.type)
+    out = []
+    for reg, coord in zip(idx, ctx.coordinates(result.type)):
+        coord = list(coord)
+        i32 = ir.IntegerType.get_signless(32)
+        coord[axis] = reg if reg.type == i32 else ctx.value("arith.trunci", [reg], i32)
+        out.append(_load_scalar(ctx, ctx.linear_index(coord, src_shape), kind, store_ty, out_ty))
+    return [out]

@@ -1,0 +1,1 @@
+"""Passes from TTIR to TTGIR: every tensor gets a layout encoding."""

@@ -1,0 +1,138 @@
+"""Blocked layouts: which thread holds which elements of a tensor.
+
+A blocked layout `#ttg.blocked<[spt], [tpw], [wpc], [order]>` tiles a tensor: each
+thread holds `size_per_thread[d]` consecutive elements along each dimension, the 32
+lanes of a warp are laid out `threads_per_warp[d]` along each dimension, and the warps
+`warps_per_cta[d]`. `order` lists the dimensions fastest first. A tensor larger than
+one tile repeats it (more registers per thread); a smaller one wraps around, so
+several threads hold copies of the same element.
+
+Everything here is exact integer algebra on powers of two. For a thread with lane
+`l` and warp `w`, the coordinate of register `r` along dimension `d` is
+
+    coord_d = (base_d(l, w) + offset_d(r)) mod shape_d
+
+where `base_d` is computed at run time once per kernel and `offset_d` is a Python
+constant, so per-register indices cost one add.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+WARP_SIZE = 32
+
+
+def _split(total: int, dims: list[int], capacity: list[int]) -> list[int]:
+    """Spread `total` (a power of two) over `dims`, each at most its capacity, leftovers on
+    the first dimension."""
+    out = [1] * len(capacity)
+    left = total
+    for d in dims:
+        take = min(left, max(1, capacity[d]))
+        out[d] = take
+        left //= take
+    out[dims[0]] *= left
+    return out
+
+
+@dataclass(frozen=True)
+class BlockedLayout:
+    size_per_thread: tuple[int, ...]
+    threads_per_warp: tuple[int, ...]
+    warps_per_cta: tuple[int, ...]
+    order: tuple[int, ...]
+
+    # -- construction ------------------------------------------------------------------
+    @staticmethod
+    def default(shape: tuple[int, ...], num_warps: int, max_vector: int = 8) -> BlockedLayout:
+        """The layout every tensor of `shape` gets: up to `max_vector` contiguous elements
+        per thread along the last dimension, lanes then warps filling the fastest
+        dimensions first."""
+        rank = len(shape)
+        order = tuple(range(rank - 1, -1, -1))
+        threads = WARP_SIZE * num_warps
+        numel = 1
+        for s in shape:
+            numel *= s
+        spt = [1] * rank
+        spt[order[0]] = max(1, min(max_vector, shape[order[0]], numel // threads))
+        room = [shape[d] // spt[d] for d in range(rank)]
+        tpw = _split(WARP_SIZE, list(order), room)
+        room = [max(1, room[d] // tpw[d]) for d in range(rank)]
+        wpc = _split(num_warps, list(order), room)
+        return BlockedLayout(tuple(spt), tuple(tpw), tuple(wpc), order)
+
+    @staticmethod
+    def parse(text: str) -> BlockedLayout:
+        """From the printed attribute `#ttg.blocked<[4], [32], [4], [0]>`."""
+        groups = re.findall(r"\[([^\]]*)\]", text)
+        if len(groups) != 4:
+            raise ValueError(f"not a blocked layout: {text}")
+        spt, tpw, wpc, order = (tuple(int(x) for x in g.split(",") if x.strip())
+                                for g in groups)
+        return BlockedLayout(spt, tpw, wpc, order)
+
+    def attr_text(self) -> str:
+        def fmt(v):
+            return "[" + ", ".join(map(str, v)) + "]"
+
+        return (f"#ttg.blocked<{fmt(self.size_per_thread)}, {fmt(self.threads_per_warp)}, "
+                f"{fmt(self.warps_per_cta)}, {fmt(self.order)}>")
+
+    # -- geometry ---------------------------------------------------------------------
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    def tile(self, d: int) -> int:
+        return self.size_per_thread[d] * self.threads_per_warp[d] * self.warps_per_cta[d]
+
+    def repeats(self, shape: tuple[int, ...]) -> list[int]:
+        return [max(1, shape[d] // self.tile(d)) for d in range(self.rank)]
+
+    def num_registers(self, shape: tuple[int, ...]) -> int:
+        n = 1
+        for d, r in enumerate(self.repeats(shape)):
+            n *= r * self.size_per_thread[d]
+        return n
+
+    def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """offset_d(r) for every register r: the element within a thread's chunk varies
+        fastest (along `order`), then the repetition of the tile."""
+        reps = self.repeats(shape)
+        per_dim = []
+        for d in range(self.rank):
+            per_dim.append([rep * self.tile(d) + s for rep in range(reps[d])
+                            for s in range(self.size_per_thread[d])])
+        offsets = [()]
+        # registers enumerate dims slowest-first so that order[0] varies fastest
+        for d in reversed(self.order):
+            offsets = [o + ((d, v),) for o in offsets for v in per_dim[d]]
+        return [tuple(dict(o)[d] for d in range(self.rank)) for o in offsets]
+
+    def lane_strides(self) -> list[tuple[int, int]]:
+        """(dimension, element stride) that each lane-id bit moves a thread's base by."""
+        return self._bit_strides(self.threads_per_warp, lambda d: self.size_per_thread[d])
+
+    def warp_strides(self) -> list[tuple[int, int]]:
+        """(dimension, element stride) that each warp-id bit moves a thread's base by."""
+        return self._bit_strides(self.warps_per_cta,
+                                 lambda d: self.size_per_thread[d] * self.threads_per_warp[d])
+
+    def _bit_strides(self, counts, unit) -> list[tuple[int, int]]:
+        out = []
+        for d in self.order:
+            n = counts[d]
+            k = 0
+            while (1 << k) < n:
+                out.append((d, unit(d) << k))
+                k += 1
+        return out
+
+    @cached_property
+    def vector_width(self) -> int:
+        """Consecutive registers that are consecutive elements of the fastest dimension."""
+        return self.size_per_thread[self.order[0]]
