@@ -125,6 +125,10 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                 value = table[name]
                 if self._allowed_global(value):
                     return value
+                if inspect.isfunction(value):
+                    raise self.error(node, f"{name!r} is not a @jit function or a Triton builtin: "
+                                     f"decorate it with @triton.jit to call it from a kernel "
+                                     f"(or with @tl.constexpr_function to run it at compile time)")
                 raise self.error(node, f"cannot access {where} variable {name!r} of type "
                                  f"{type(value).__name__} from a @jit function: only constexpr "
                                  f"globals (annotate it `{name}: tl.constexpr = ...` or wrap it "

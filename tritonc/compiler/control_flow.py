@@ -285,8 +285,10 @@ class ControlFlowMixin:
         for n, init in zip(names, inits, strict=False):
             value = self.lscope.get(n)
             if not isinstance(value, tensor) or value.type != init.type:
-                raise self.error(node, f"loop-carried variable {n!r} changes type inside the "
-                                 "while loop")
+                got = value.type if isinstance(value, tensor) else type(value).__name__
+                raise self.error(node, f"loop-carried variable {n!r} has type {init.type} "
+                                 f"before the loop but {got} inside it; convert it explicitly "
+                                 f"(e.g. {n} = {n}.to(...)) so the type stays the same")
             yields.append(value.handle)
         builder.yield_(yields)
         builder.ip = saved_ip

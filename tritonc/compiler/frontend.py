@@ -70,6 +70,12 @@ class Specialization:
         return ",".join(parts)
 
 
+def _signature_error(fn: JITFunction, message: str) -> CompilationError:
+    """An error about the specialization, reported at the kernel's `def` line."""
+    return CompilationError(fn.src, fn.parse(), message, filename=fn.filename,
+                            line_offset=fn.def_line - 1, kernel=fn.__name__)
+
+
 def make_ttir(fn: JITFunction, spec: Specialization, context=None):
     """Walk `fn` with the MLIR builder; return the verified TTIR module."""
     from tritonc.compiler.code_generator import CodeGenerator
@@ -78,6 +84,10 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
     context = context or mlir_loader.new_context()
     builder = MLIRBuilder(context)
     semantic = Semantic(builder)
+    unknown = sorted((set(spec.signature) | set(spec.constexprs)) - set(fn.arg_names))
+    if unknown:
+        raise _signature_error(fn, f"{fn.__name__} has no parameter {unknown[0]!r} (its "
+                               f"parameters are {', '.join(fn.arg_names)})")
     scope: dict[str, Any] = {}
     runtime_params, arg_types, arg_attrs = [], [], []
     for p in fn.params:
@@ -89,16 +99,14 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
                 try:
                     arg_types.append(parse_type(text))
                 except ValueError as e:
-                    raise CompilationError(fn.src, None, f"signature of {p.name!r}: {e}",
-                                           filename=fn.filename, kernel=fn.__name__) from None
+                    raise _signature_error(fn, f"signature of {p.name!r}: {e}") from None
                 divisible = p.name in spec.divisible_by_16
                 arg_attrs.append({"tt.divisibility": 16} if divisible else {})
         elif p.is_constexpr:
-            raise CompilationError(fn.src, None, f"constexpr argument {p.name!r} has no value",
-                                   filename=fn.filename, kernel=fn.__name__)
+            raise _signature_error(fn, f"constexpr argument {p.name!r} has no value (pass it "
+                                   "in `constexprs`)")
         else:
-            raise CompilationError(fn.src, None, f"argument {p.name!r} is missing from the "
-                                   "signature", filename=fn.filename, kernel=fn.__name__)
+            raise _signature_error(fn, f"argument {p.name!r} is missing from the signature")
     with context:
         builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
     func_op, args = builder.function(fn.__name__, arg_types, "public",
