@@ -380,6 +380,31 @@ class SemanticCore:
             )
         return self.unary("arith.bitcast", x, x.type.with_element_ty(dst))
 
+    def _cast_float(self, x: tensor, dst: T.dtype, rounding: str | None) -> tensor:
+        """Float to float.
+
+        1. fp64 <-> fp8 goes through fp32 (there is no direct conversion);
+        2. fp8 either way, and any narrowing with an explicit "rtz", is tt.fp_to_fp
+           (narrowing rounds to nearest even unless told otherwise);
+        3. fp16 <-> bf16 goes through fp32;
+        4. otherwise arith.truncf (narrowing, to nearest even) or arith.extf.
+        """
+        src = x.dtype
+        out = x.type.with_element_ty(dst)
+        fp8 = src.is_fp8() or dst.is_fp8()
+        same_width = {src.name, dst.name} == {"fp16", "bf16"}
+        narrowing = dst.primitive_bitwidth < src.primitive_bitwidth or same_width
+        if fp8 and (src.is_fp64() or dst.is_fp64()):
+            return self.cast(self.cast(x, T.float32), dst, rounding)
+        if fp8 or (narrowing and rounding == "rtz"):
+            mode = rounding or ("rtne" if narrowing else "")
+            return self.unary("tt.fp_to_fp", x, out, {"rounding": mode})
+        if same_width:
+            return self.cast(self.cast(x, T.float32), dst)
+        if narrowing:
+            return self.unary("arith.truncf", x, out)
+        return self.unary("arith.extf", x, out)
+
     def cast(self, x, dst: T.dtype, fp_downcast_rounding: str | None = None) -> tensor:
         """Convert `x` to element type `dst` (the rules of `tensor.to`)."""
         x = self.to_tensor(x)
@@ -403,19 +428,7 @@ class SemanticCore:
         if fp_downcast_rounding not in (None, "rtne", "rtz"):
             raise SemanticError(f"unknown rounding mode {fp_downcast_rounding!r}")
         if src.is_floating() and dst.is_floating():
-            fp8 = src.is_fp8() or dst.is_fp8()
-            narrowing = dst.primitive_bitwidth < src.primitive_bitwidth or (
-                {src.name, dst.name} == {"fp16", "bf16"})
-            if fp8 or (narrowing and fp_downcast_rounding == "rtz"):
-                if fp8 and src.primitive_bitwidth > 32 or dst.is_fp64() and fp8:
-                    return self.cast(self.cast(x, T.float32), dst, fp_downcast_rounding)
-                rounding = fp_downcast_rounding or ("rtne" if narrowing else "")
-                return self.unary("tt.fp_to_fp", x, out, {"rounding": rounding})
-            if {src.name, dst.name} == {"fp16", "bf16"}:
-                return self.cast(self.cast(x, T.float32), dst)
-            if dst.primitive_bitwidth < src.primitive_bitwidth:
-                return self.unary("arith.truncf", x, out)
-            return self.unary("arith.extf", x, out)
+            return self._cast_float(x, dst, fp_downcast_rounding)
         if src.is_int() and dst.is_int():
             if dst.is_bool():
                 return self.compare("ne", x, 0)

@@ -65,13 +65,11 @@ class JITFunction:
         self.src = textwrap.dedent(inspect.getsource(fn))
         self.src = self.src[self.src.index("def "):]
         self.filename = inspect.getsourcefile(fn) or "<unknown>"
-        self.starting_line = inspect.getsourcelines(fn)[1]
-        # The line of `def` itself (decorators precede it in the file).
+        # The line of `def` itself in the file (decorators precede it); the AST of
+        # `parse()` numbers lines from it, so errors add `def_line - 1`.
         lines, first = inspect.getsourcelines(fn)
-        for offset, line in enumerate(lines):
-            if line.lstrip().startswith("def "):
-                self.def_line = first + offset
-                break
+        self.def_line = first + next(i for i, line in enumerate(lines)
+                                     if line.lstrip().startswith("def "))
         self.launcher = None
 
     def parse(self) -> ast.FunctionDef:
