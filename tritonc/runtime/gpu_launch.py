@@ -1,21 +1,32 @@
-"""Launching on the GPU: specialize the arguments, compile (or hit the cache), launch.
+"""Launching on the GPU: specialize the arguments, compile (or hit a cache), launch.
 
 The specialization of a call maps each argument to a type string and a key, as Triton
-does: tensors become `*<dtype>` (with `:16` when the address is 16-byte aligned),
-integers `i32`/`i64`/`u64` by value (`:16` when divisible by 16, a constexpr when equal
-to 1), floats `fp32`, bools `i1`, None and constexprs join the constexpr values.
+does: tensors become `*<dtype>` (divisible by 16 when the address is 16-byte aligned),
+integers `i32`/`i64`/`u64` by value (divisible by 16 when they are; a constexpr when
+equal to 1), floats `fp32`, bools `i1`; None and constexprs join the constexpr values.
+
+Two caches sit in front of the compiler: a dict per kernel keyed by the call's
+specialization (the hot path: one tuple built per launch), and the on-disk cache keyed
+by a hash of the kernel's source and its @jit callees, the constexpr globals it reads,
+the specialization, the options, the target and the compiler version. A disk hit loads
+the cubin without importing MLIR.
 """
 
 from __future__ import annotations
 
+import ast
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from tritonc.language.core import constexpr
+from tritonc.runtime.cache import Cache, make_key
 
 TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
                 "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
                 "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "i1",
                 "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
+COMPILER_VERSION = "tritonc-0.1.0"
 
 
 def tensor_type_name(arg: Any) -> str:
@@ -57,16 +68,118 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any
     return signature, constexprs, divisible
 
 
+def _arg_key(value: Any) -> Any:
+    """The part of the in-memory cache key one argument contributes (cheap to build)."""
+    if hasattr(value, "data_ptr"):
+        return (value.dtype, value.data_ptr() % 16 == 0)
+    if isinstance(value, bool):
+        return ("b",)
+    if isinstance(value, int):
+        return (value == 1, value % 16 == 0, -(2**31) <= value < 2**31)
+    if isinstance(value, float):
+        return ("f",)
+    if isinstance(value, constexpr):
+        return ("c", repr(value.value))
+    return ("c", repr(value))
+
+
+def dependencies_key(fn, seen: set | None = None) -> str:
+    """A hash of `fn`'s source, its @jit callees' sources and the constexpr globals it reads."""
+    from tritonc.runtime.jit import JITFunction
+
+    seen = seen if seen is not None else set()
+    if fn in seen:
+        return ""
+    seen.add(fn)
+    parts = [fn.src]
+    for node in ast.walk(fn.parse()):
+        if isinstance(node, ast.Name) and node.id in fn.__globals__:
+            value = fn.__globals__[node.id]
+            if isinstance(value, JITFunction) and not value.__module__.startswith("tritonc."):
+                parts.append(dependencies_key(value, seen))
+            elif isinstance(value, constexpr):
+                parts.append(f"{node.id}={value.value!r}")
+    return make_key(*parts)
+
+
+@dataclass
+class CompiledLaunch:
+    """A loaded kernel and how to call it."""
+
+    launcher: Any
+    runtime_params: list[str]
+    num_warps: int
+    metadata: dict
+
+
+def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
+    from tritonc.runtime.driver import get_driver
+
+    driver = get_driver()
+    driver.current_context()
+    major, minor = driver.device_attributes().compute_capability
+    arch = major * 10 + minor
+    num_warps = options.get("num_warps", 4)
+    num_stages = options.get("num_stages", 3)
+    signature, constexprs, divisible = specialize(fn, bound)
+    spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
+                            sorted(divisible)], sort_keys=True)
+    key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, str(num_warps),
+                   str(num_stages), str(arch))
+    cache = Cache()
+    entry = cache.get(key)
+    if entry is None:
+        from tritonc.compiler.compiler import compile as compile_kernel
+
+        kernel = compile_kernel(fn, signature, constexprs, f"cuda:{arch}", divisible,
+                                num_warps, num_stages)
+        metadata = {k: v for k, v in kernel.metadata.items() if k != "ptxas"}
+        metadata["ptxas"] = kernel.metadata.get("ptxas", {})
+        entry = {"kernel.cubin": kernel.asm["cubin"],
+                 "metadata.json": json.dumps(metadata).encode()}
+        cache.put(key, entry)
+    metadata = json.loads(entry["metadata.json"])
+    module = driver.load_module(entry["kernel.cubin"], fn.__name__)
+    function = driver.get_function(module, fn.__name__)
+    shared = int(metadata.get("shared", 0))
+    if shared > 48 * 1024:
+        driver.set_max_dynamic_shared(function, shared)
+    launcher = driver.launcher(function, list(signature.values()), (32 * num_warps, 1, 1),
+                               shared)
+    return CompiledLaunch(launcher, list(signature), num_warps, metadata)
+
+
+def _current_stream() -> int:
+    import torch
+
+    return torch.cuda.current_stream().cuda_stream
+
+
 def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
                   warmup: bool) -> Any:
-    """Compile `fn` for this call's specialization and launch it on the current stream."""
-    from tritonc.compiler.compiler import compile as compile_kernel
+    """Compile `fn` for this call's specialization (once) and launch it."""
+    from tritonc.runtime.launch import normalize_grid
 
-    for name, value in bound.items():
-        device = getattr(value, "device", None)
-        if device is not None and getattr(device, "type", "cuda") != "cuda":
-            raise ValueError(f"argument {name!r} of {fn.__name__} is on {device}; a GPU launch "
-                             "needs CUDA tensors (or set TRITONC_INTERPRET=1 to run on the CPU)")
-    signature, constexprs, divisible = specialize(fn, bound)
-    return compile_kernel(fn, signature, constexprs, "cuda:90", divisible,
-                          options.get("num_warps", 4), options.get("num_stages", 3))
+    key = (tuple(_arg_key(v) for v in bound.values()), options.get("num_warps", 4),
+           options.get("num_stages", 3))
+    kernels = fn.__dict__.setdefault("_gpu_kernels", {})
+    compiled = kernels.get(key)
+    if compiled is None:
+        for name, value in bound.items():
+            device = getattr(value, "device", None)
+            if device is not None and getattr(device, "type", "cuda") != "cuda":
+                raise ValueError(f"argument {name!r} of {fn.__name__} is on {device}; a GPU "
+                                 "launch needs CUDA tensors (or set TRITONC_INTERPRET=1 to run "
+                                 "on the CPU)")
+        compiled = kernels[key] = _compile_and_load(fn, bound, options)
+    if warmup:
+        return compiled
+    args = []
+    for name in compiled.runtime_params:
+        value = bound[name]
+        args.append(value.data_ptr() if hasattr(value, "data_ptr") else value)
+    stream = options.get("stream")
+    if stream is None:
+        stream = _current_stream()
+    compiled.launcher(normalize_grid(grid, bound), stream, *args)
+    return compiled

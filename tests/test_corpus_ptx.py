@@ -1,0 +1,20 @@
+"""Every corpus kernel without tl.dot compiles to PTX and passes ptxas for sm_80 and sm_90."""
+
+import pytest
+
+import tritonc
+from corpus import KERNELS
+
+NON_DOT = [k for k in KERNELS if not k.uses_dot]
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("entry", NON_DOT, ids=lambda k: k.name)
+def test_compiles_through_ptxas(entry, arch):
+    kernel = tritonc.compile(entry.fn, entry.signature, entry.constexprs, target=f"cuda:{arch}",
+                             divisible_by_16=entry.divisible_by_16)
+    assert f".target sm_{arch}" in kernel.asm["ptx"]
+    assert f".visible .entry {entry.name}(" in kernel.asm["ptx"]
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    report = kernel.metadata["ptxas"]
+    assert report["registers"] > 0
