@@ -28,15 +28,16 @@ Running a kernel against numpy:
 from __future__ import annotations
 
 from . import (
-               control,
-               dot,
-               elementwise,
-               memory,
-               random_kernels,
-               reductions,
-               shapes,
-               tutorials,
-               tutorials_nn,
+    control,
+    dot,
+    elementwise,
+    memory,
+    misc,
+    random_kernels,
+    reductions,
+    shapes,
+    tutorials,
+    tutorials_nn,
 )
 from .spec import Case, Kernel
 
@@ -46,6 +47,7 @@ KERNELS: list[Kernel] = [
     *reductions.KERNELS,
     *memory.KERNELS,
     *control.KERNELS,
+    *misc.KERNELS,
     *random_kernels.KERNELS,
     *dot.KERNELS,
     *tutorials.KERNELS,

@@ -95,13 +95,13 @@ def dot_1d(x_ptr):
 
 @triton.jit
 def uses_break(x_ptr, n):
-    for i in range(n):
+    for _i in range(n):
         break  # <- error
 
 
 @triton.jit
 def uses_continue(x_ptr, n):
-    for i in range(n):
+    for _i in range(n):
         continue  # <- error
 
 
@@ -139,7 +139,7 @@ def non_constexpr_global(x_ptr):
 @triton.jit
 def loop_carried_type_change(x_ptr, n):
     acc = 0
-    for i in range(n):  # <- error
+    for _i in range(n):  # <- error
         acc = acc + 1.5
     tl.store(x_ptr, acc)
 

@@ -102,6 +102,8 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
                     raise _signature_error(fn, f"signature of {p.name!r}: {e}") from None
                 divisible = p.name in spec.divisible_by_16
                 arg_attrs.append({"tt.divisibility": 16} if divisible else {})
+        elif p.is_constexpr and p.has_default:
+            scope[p.name] = constexpr(p.default)
         elif p.is_constexpr:
             raise _signature_error(fn, f"constexpr argument {p.name!r} has no value (pass it "
                                    "in `constexprs`)")

@@ -88,7 +88,7 @@ class JITFunction:
         if len(args) > len(self.params):
             raise TypeError(f"{self.__name__}() takes {len(self.params)} arguments but "
                             f"{len(args)} were given")
-        bound = dict(zip(self.arg_names, args))
+        bound = dict(zip(self.arg_names, args, strict=False))
         for name, value in kwargs.items():
             if name not in self.arg_names:
                 raise TypeError(f"{self.__name__}() got an unexpected argument {name!r}")
