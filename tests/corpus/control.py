@@ -75,6 +75,7 @@ LOOPS = kernel(
     CHECK: scf.for {{.*}} step %c2_i32
     CHECK: arith.subf
     CHECK: scf.yield
+    CHECK-NEXT: } {tt.loop_unroll_factor = 2 : i32, tt.num_stages = 3 : i32}
     CHECK-COUNT-4: arith.addf
     CHECK: arith.subi %c10_i32
     CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c3_i32 {{.*}} -> (i32) : i32

@@ -181,7 +181,7 @@ class ControlFlowMixin:
             self._python_loop(node, builtins.range(*values),
                               wrap=lambda i: self.semantic.to_tensor(i))
             return
-        self._scf_for(node, bounds)
+        self._scf_for(node, bounds, iterator)
 
     def _python_loop(self, node: ast.For, values, wrap) -> None:
         if not isinstance(node.target, ast.Name):
@@ -192,7 +192,7 @@ class ControlFlowMixin:
             if self.returned:
                 return
 
-    def _scf_for(self, node: ast.For, bounds: list) -> None:
+    def _scf_for(self, node: ast.For, bounds: list, iterator: tl_builtins.range) -> None:
         from tritonc.compiler.mlir_builder import ir
 
         if not isinstance(node.target, ast.Name):
@@ -220,6 +220,10 @@ class ControlFlowMixin:
         inits = [before[n] for n in names]
         builder = self.builder
         loop = builder.for_op(lb.handle, ub.handle, step.handle, [v.handle for v in inits])
+        for name, value in (("tt.num_stages", iterator.num_stages),
+                            ("tt.loop_unroll_factor", iterator.loop_unroll_factor)):
+            if value is not None:
+                builder.set_op_attr(loop, name, int(value))
         saved_ip = builder.ip
         builder.ip = ir.InsertionPoint(loop.body)
         self.lscope = dict(before)

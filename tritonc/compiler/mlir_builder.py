@@ -206,6 +206,12 @@ class MLIRBuilder:
                 return
             owner.attributes[name] = attr
 
+    def set_op_attr(self, op, name: str, value: int) -> None:
+        """An i32 attribute on an op (loop hints such as `tt.num_stages` on scf.for)."""
+        with self.context:
+            op.operation.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32),
+                                                               value)
+
     def static_value(self, handle) -> None:
         return None
 
