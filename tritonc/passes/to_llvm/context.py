@@ -75,6 +75,8 @@ class LoweringContext:
         ptr = pointee_text(elt)
         if ptr is not None:
             return ir.Type.parse(f"!llvm.ptr<{ptr[1]}>")
+        if str(elt).startswith("f8"):
+            return ir.IntegerType.get_signless(8)  # fp8 travels as its bits
         return elt
 
     @staticmethod
@@ -113,6 +115,24 @@ class LoweringContext:
 
     def binop(self, name: str, a, b):
         return self.value(name, [a, b], a.type)
+
+    def call_extern(self, symbol: str, args: Sequence, ret_ty):
+        """A call of an external function (a libdevice `__nv_*`), declared once per module."""
+        if symbol not in self.declared:
+            arg_text = ", ".join(str(a.type) for a in args)
+            fn_type = ir.Type.parse(f"!llvm.func<{ret_ty}({arg_text})>")
+            ir.Operation.create("llvm.func", attributes={
+                "sym_name": ir.StringAttr.get(symbol),
+                "function_type": ir.TypeAttr.get(fn_type),
+                "linkage": ir.Attribute.parse("#llvm.linkage<external>"),
+                "sym_visibility": ir.StringAttr.get("private")},
+                regions=1, loc=self.loc, ip=self.module_ip)
+            self.declared.add(symbol)
+        call = self.op("llvm.call", list(args), [ret_ty], {
+            "callee": ir.FlatSymbolRefAttr.get(symbol),
+            "operandSegmentSizes": ir.DenseI32ArrayAttr.get([len(args), 0]),
+            "op_bundle_sizes": ir.DenseI32ArrayAttr.get([])})
+        return call.results[0]
 
     # -- thread geometry --------------------------------------------------------------------
     def init_thread_ids(self) -> None:
@@ -158,6 +178,27 @@ class LoweringContext:
             coords.append(row)
         return coords
 
+    def owner_predicates(self, ty) -> list | None:
+        """For each register, whether this thread is the one copy of its element that acts
+        (atomics, prints): lanes and warps whose id bits only select copies must be 0.
+        None when the layout holds every element once."""
+        layout, shape = self.layout(ty), self.shape(ty)
+        copies = []
+        for ident, strides in ((self.lane, layout.lane_strides()),
+                               (self.warp, layout.warp_strides())):
+            for bit, (d, stride) in enumerate(strides):
+                if stride >= shape[d]:
+                    copies.append((ident, bit))
+        if not copies:
+            return None
+        pred = None
+        for ident, bit in copies:
+            on = self.binop("arith.andi", ident, self.i32(1 << bit))
+            zero = self.value("arith.cmpi", [on, self.i32(0)], ir.IntegerType.get_signless(1),
+                              {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
+            pred = zero if pred is None else self.binop("arith.andi", pred, zero)
+        return [pred] * self.num_registers(ty)
+
     def linear_index(self, coords: Sequence, shape: Sequence[int]):
         """Row-major index of a coordinate (i32)."""
         index = None
@@ -173,9 +214,15 @@ class LoweringContext:
     def reserve_smem(self, nbytes: int) -> None:
         self.smem_bytes = max(self.smem_bytes, (nbytes + 15) // 16 * 16)
 
-    def smem_ptr(self, index, elt_type):
-        """&scratch[index] for elements of `elt_type` (a `!llvm.ptr<3>`)."""
-        return self.value("llvm.getelementptr", [self.smem_base, index],
+    def smem_ptr(self, index, elt_type, byte_offset: int = 0):
+        """&scratch[byte_offset + index * sizeof(elt_type)] (a `!llvm.ptr<3>`)."""
+        base = self.smem_base
+        if byte_offset:
+            base = self.value("llvm.getelementptr", [base, self.i32(byte_offset)],
+                              ir.Type.parse("!llvm.ptr<3>"),
+                              {"rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+                               "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})
+        return self.value("llvm.getelementptr", [base, index],
                           ir.Type.parse("!llvm.ptr<3>"),
                           {"rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
                            "elem_type": ir.TypeAttr.get(elt_type)})

@@ -31,8 +31,21 @@ def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) 
     return [out]
 
 
+@lowering("arith.bitcast")
+def lower_arith_bitcast(ctx: LoweringContext, op) -> list:
+    """fp8 values are already their bits: a bitcast between fp8 and i8 moves nothing."""
+    result = op.results[0]
+    regs = ctx.get(op.operands[0])
+    ty = ctx.scalar_type(result.type)
+    if regs[0].type == ty:
+        return [regs]
+    return [[ctx.value("arith.bitcast", [r], ty) for r in regs]]
+
+
 def _register_upstream() -> None:
     for short in ARITH:
+        if short == "bitcast":
+            continue
         lowering(f"arith.{short}")(per_register)
     for short in MATH:
         lowering(f"math.{short}")(per_register)
@@ -74,12 +87,12 @@ def lower_ptr_to_int(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.precise_sqrt")
 def lower_precise_sqrt(ctx: LoweringContext, op) -> list:
-    return per_register(ctx, op, "llvm.intr.sqrt", {})
+    return per_register(ctx, op, "math.sqrt", {})
 
 
 @lowering("tt.precise_divf")
 def lower_precise_divf(ctx: LoweringContext, op) -> list:
-    return per_register(ctx, op, "llvm.fdiv", {})
+    return per_register(ctx, op, "arith.divf", {})
 
 
 @lowering("tt.clampf")
@@ -111,22 +124,8 @@ def lower_extern(ctx: LoweringContext, op) -> list:
     result = op.results[0]
     ret = ctx.scalar_type(result.type)
     args = [ctx.get(v) for v in op.operands]
-    arg_types = [ctx.scalar_type(v.type) for v in op.operands]
-    if symbol not in ctx.declared:
-        fn_type = ir.Type.parse(f"!llvm.func<{ret}({', '.join(map(str, arg_types))})>")
-        ir.Operation.create("llvm.func", attributes={
-            "sym_name": ir.StringAttr.get(symbol),
-            "function_type": ir.TypeAttr.get(fn_type),
-            "linkage": ir.Attribute.parse("#llvm.linkage<external>"),
-            "sym_visibility": ir.StringAttr.get("private")},
-            regions=1, loc=ctx.loc, ip=ctx.module_ip)
-        ctx.declared.add(symbol)
     out = []
     for i in range(ctx.num_registers(result.type)):
         call_args = [regs[i] if len(regs) > 1 else regs[0] for regs in args]
-        call = ctx.op("llvm.call", call_args, [ret], {
-            "callee": ir.FlatSymbolRefAttr.get(symbol),
-            "operandSegmentSizes": ir.DenseI32ArrayAttr.get([len(call_args), 0]),
-            "op_bundle_sizes": ir.DenseI32ArrayAttr.get([])})
-        out.append(call.results[0])
+        out.append(ctx.call_extern(symbol, call_args, ret))
     return [out]

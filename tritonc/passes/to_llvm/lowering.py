@@ -83,7 +83,14 @@ def _arg_type_text(ty) -> str:
 def lower_module(module, num_warps: int) -> tuple[ir.Module, str, int]:
     """Lower the public kernel of a TTGIR `module`; return (module, kernel name, smem bytes)."""
     # importing the rule families fills RULES
-    from tritonc.passes.to_llvm import control, elementwise, memory, reduce, shape  # noqa: F401
+    from tritonc.passes.to_llvm import (  # noqa: F401
+        control,
+        elementwise,
+        fp_convert,
+        memory,
+        reduce,
+        shape,
+    )
 
     functions = {}
     kernel = None

@@ -124,7 +124,7 @@ def lower_load(ctx: LoweringContext, op) -> list:
     others = ctx.get(other) if other is not None else None
     n = ctx.num_registers(result.type)
     cache = CACHE.get(_attr_str(op, "cache"), "")
-    evict = EVICT.get(_attr_str(op, "evict"), "")
+    evict = "" if cache else EVICT.get(_attr_str(op, "evict"), "")
     volatile = "is_volatile" in op.attributes and ir.BoolAttr(op.attributes["is_volatile"]).value
     word = ir.IntegerType.get_signless(bits)
     out = []
@@ -166,7 +166,7 @@ def lower_store(ctx: LoweringContext, op) -> list:
     ptrs, values = ctx.get(ptr), ctx.get(value)
     masks = ctx.get(mask) if mask is not None else None
     cache = CACHE.get(_attr_str(op, "cache"), "")
-    evict = EVICT.get(_attr_str(op, "evict"), "")
+    evict = "" if cache else EVICT.get(_attr_str(op, "evict"), "")
     for start in range(0, len(values), vec):
         pred = masks[start] if masks is not None else _true(ctx)
         words = _pack(ctx, values[start:start + vec], elt_ty, bits, count)
@@ -181,71 +181,88 @@ def lower_store(ctx: LoweringContext, op) -> list:
     return []
 
 
-_ATOMIC = {"add": "add", "fadd": "fadd", "max": "max", "min": "min", "umax": "umax",
-           "umin": "umin", "and": "_and", "or": "_or", "xor": "_xor", "xchg": "xchg"}
+_ATOMIC = {"and": "_and", "or": "_or", "xor": "_xor"}
 _ORDER = {"acq_rel": "acq_rel", "acquire": "acquire", "release": "release",
           "relaxed": "monotonic"}
 _SCOPE = {"gpu": "", "cta": "block", "sys": None}
 
 
 def _float_minmax(kind: str, elt_ty) -> str:
-    if kind in ("max", "min") and (isinstance(elt_ty, ir.F32Type) or isinstance(elt_ty, ir.F64Type)):
+    if kind in ("max", "min") and isinstance(elt_ty, (ir.F32Type, ir.F64Type)):
         return "fmax" if kind == "max" else "fmin"
     return kind
 
 
+def _guarded(ctx: LoweringContext, pred, elt_ty, build):
+    """`build()` under `if pred`, yielding 0 when the lane is off."""
+    if pred is None:
+        return build()
+    branch = ir.Operation.create("scf.if", results=[elt_ty], operands=[pred], regions=2,
+                                 loc=ctx.loc, ip=ctx.ip)
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+    ctx.op("scf.yield", [build()])
+    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+    ctx.op("scf.yield", [ctx.const(0, elt_ty)])
+    ctx.ip = saved
+    return branch.results[0]
+
+
+def _and(ctx: LoweringContext, a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return ctx.binop("arith.andi", a, b)
+
+
 @lowering("tt.atomic_rmw")
 def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
+    from mlir.dialects import llvm
+
     segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     ptr, val = op.operands[0], op.operands[1]
     mask = op.operands[2] if segs[2] else None
-    kind = _float_minmax(_attr_str(op, "kind"), ctx.scalar_type(val.type))
-    kind = _ATOMIC.get(kind, kind).lstrip("_")
-    order = _ORDER[_attr_str(op, "sem") or "acq_rel"]
-    scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
+    kind = _float_minmax(_attr_str(op, "kind"), elt_ty)
+    bin_op = getattr(llvm.AtomicBinOp, _ATOMIC.get(kind, kind))
+    ordering = getattr(llvm.AtomicOrdering, _ORDER[_attr_str(op, "sem") or "acq_rel"])
+    scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
     ptrs, vals = ctx.get(ptr), ctx.get(val)
     masks = ctx.get(mask) if mask is not None else None
+    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
     out = []
     for i in range(len(vals)):
-        attrs = {"bin_op": ir.Attribute.parse(f"#llvm<atomic_bin_op {kind}>"),
-                 "ordering": ir.Attribute.parse(f"#llvm<atomic_ordering {order}>")}
-        if scope:
-            attrs["syncscope"] = ir.StringAttr.get(scope)
-        pred = masks[i] if masks is not None else None
-        if pred is None:
-            out.append(ctx.value("llvm.atomicrmw", [ptrs[i], vals[i]], elt_ty, attrs))
-            continue
-        branch = ir.Operation.create("scf.if", results=[elt_ty], operands=[pred], regions=2,
-                                     loc=ctx.loc, ip=ctx.ip)
-        saved = ctx.ip
-        ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
-        old = ctx.value("llvm.atomicrmw", [ptrs[i], vals[i]], elt_ty, attrs)
-        ctx.op("scf.yield", [old])
-        ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
-        ctx.op("scf.yield", [ctx.const(0, elt_ty)])
-        ctx.ip = saved
-        out.append(branch.results[0])
+        pred = _and(ctx, masks[i] if masks is not None else None, owners[i] if owners else None)
+
+        def build(i=i):
+            return llvm.AtomicRMWOp(bin_op, ptrs[i], vals[i], ordering, syncscope=scope or None,
+                                    loc=ctx.loc, ip=ctx.ip).result
+
+        out.append(_guarded(ctx, pred, elt_ty, build))
     return [out]
 
 
 @lowering("tt.atomic_cas")
 def lower_atomic_cas(ctx: LoweringContext, op) -> list:
+    from mlir.dialects import llvm
+
     ptr, cmp, val = op.operands
     order = _ORDER[_attr_str(op, "sem") or "acq_rel"]
+    failure = "acquire" if order in ("acq_rel", "acquire") else "monotonic"
     scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
-    pair = ir.Type.parse(f"!llvm.struct<({elt_ty}, i1)>")
-    failure = "acquire" if order in ("acq_rel", "acquire") else "monotonic"
+    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
     out = []
-    for p, c, v in zip(ctx.get(ptr), ctx.get(cmp), ctx.get(val)):
-        attrs = {"success_ordering": ir.Attribute.parse(f"#llvm<atomic_ordering {order}>"),
-                 "failure_ordering": ir.Attribute.parse(f"#llvm<atomic_ordering {failure}>")}
-        if scope:
-            attrs["syncscope"] = ir.StringAttr.get(scope)
-        res = ctx.value("llvm.cmpxchg", [p, c, v], pair, attrs)
-        out.append(ctx.value("llvm.extractvalue", [res], elt_ty,
-                             {"position": ir.DenseI64ArrayAttr.get([0])}))
+    for i, (p, c, v) in enumerate(zip(ctx.get(ptr), ctx.get(cmp), ctx.get(val))):
+        def build(p=p, c=c, v=v):
+            pair = llvm.AtomicCmpXchgOp(p, c, v, getattr(llvm.AtomicOrdering, order),
+                                        getattr(llvm.AtomicOrdering, failure),
+                                        syncscope=scope or None, loc=ctx.loc, ip=ctx.ip).result
+            return ctx.value("llvm.extractvalue", [pair], elt_ty,
+                             {"position": ir.DenseI64ArrayAttr.get([0])})
+
+        out.append(_guarded(ctx, owners[i] if owners else None, elt_ty, build))
     return [out]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lowering
-from tritonc.passes.to_llvm.shape import _load_scalar, write_to_smem
+from tritonc.passes.to_llvm.shape import stage
 
 
 def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
@@ -111,36 +111,23 @@ def _bytes(ty) -> int:
 
 
 def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
-    """Each result element combines its source row along `axis` from shared memory."""
+    """Each result element combines its source row along `axis`, read from shared memory."""
     srcs = list(op.operands)
     src_shape = ctx.shape(srcs[0].type)
-    staged = []
-    for s in srcs:
-        staged.append(write_to_smem(ctx, s))
-        ctx.barrier()
-        # keep one buffer per operand: shift the scratch base for the next operand
-    return _read_reduced(ctx, op, srcs, staged, src_shape, axis)
-
-
-def _read_reduced(ctx, op, srcs, staged, src_shape, axis) -> list:
-    if len(srcs) > 1:
-        raise NotImplementedError("axis reductions of several tensors at once")
-    store_ty, kind, _ = staged[0]
-    result = op.results[0]
-    out_ty = ctx.scalar_type(result.type)
-    dst_coords = ctx.coordinates(result.type) if ctx.is_tensor(result.type) else [[]]
-    out = []
+    staged = stage(ctx, srcs)
+    result_ty = op.results[0].type
+    dst_coords = ctx.coordinates(result_ty) if ctx.is_tensor(result_ty) else [[]]
+    outs = [[] for _ in srcs]
     for coord in dst_coords:
-        def element(k, coord=coord):
+        def elements(k, coord=coord):
             src_coord = list(coord[:axis]) + [k] + list(coord[axis:])
-            return _load_scalar(ctx, ctx.linear_index(src_coord, src_shape), kind, store_ty,
-                                out_ty)
+            return [s.load(ctx, src_coord) for s in staged]
 
-        first = element(ctx.i32(0))
-        acc = ctx.for_loop(1, src_shape[axis], [first],
-                           lambda k, acc: _combine(ctx, op, acc, [element(k)]))
-        out.append(acc[0])
-    return [out]
+        acc = ctx.for_loop(1, src_shape[axis], elements(ctx.i32(0)),
+                           lambda k, acc: _combine(ctx, op, acc, elements(k)))
+        for out, a in zip(outs, acc):
+            out.append(a)
+    return outs
 
 
 @lowering("tt.reduce")
@@ -154,37 +141,34 @@ def lower_reduce(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.scan")
 def lower_scan(ctx: LoweringContext, op) -> list:
-    if len(op.operands) > 1:
-        raise NotImplementedError("scans of several tensors at once")
+    """Inclusive scan: each element folds the elements from the start (or the end) up to
+    itself, in order, from a shared-memory copy."""
     axis = ir.IntegerAttr(op.attributes["axis"]).value
     reverse = ir.BoolAttr(op.attributes["reverse"]).value
-    src = op.operands[0]
-    store_ty, kind, shape = write_to_smem(ctx, src)
-    out_ty = ctx.scalar_type(src.type)
+    srcs = list(op.operands)
+    shape = ctx.shape(srcs[0].type)
+    staged = stage(ctx, srcs)
     n = shape[axis]
-    out = []
-    for coord in ctx.coordinates(src.type):
-        # inclusive scan: fold the elements from the start (or the end) up to this one
-        def element(k, coord=coord):
+    outs = [[] for _ in srcs]
+    i1 = ir.IntegerType.get_signless(1)
+    # sge for a reverse scan (elements at or after this one), sle otherwise
+    keep_pred = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 5 if reverse else 3)
+    for coord in ctx.coordinates(srcs[0].type):
+        def elements(index, coord=coord):
             src_coord = list(coord)
-            src_coord[axis] = k
-            return _load_scalar(ctx, ctx.linear_index(src_coord, shape), kind, store_ty, out_ty)
+            src_coord[axis] = index
+            return [s.load(ctx, src_coord) for s in staged]
 
-        position = coord[axis]
-        if reverse:
-            first, lb, ub = element(ctx.binop("arith.subi", ctx.i32(n - 1), ctx.i32(0))), 1, n
-        else:
-            first, lb, ub = element(ctx.i32(0)), 1, n
-
-        def step(k, acc, coord=coord, position=position):
+        def step(k, acc, position=coord[axis]):
             index = ctx.binop("arith.subi", ctx.i32(n - 1), k) if reverse else k
-            v = element(index)
-            combined = _combine(ctx, op, [v], acc) if reverse else _combine(ctx, op, acc, [v])
-            pred = 5 if reverse else 3  # sge / sle: the element is on this side of `position`
-            keep = ctx.value("arith.cmpi", [index, position], ir.IntegerType.get_signless(1),
-                             {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                              pred)})
-            return [ctx.value("arith.select", [keep, combined[0], acc[0]], out_ty)]
+            values = elements(index)
+            combined = _combine(ctx, op, values, acc) if reverse else \
+                _combine(ctx, op, acc, values)
+            keep = ctx.value("arith.cmpi", [index, position], i1, {"predicate": keep_pred})
+            return [ctx.value("arith.select", [keep, c, a], a.type)
+                    for c, a in zip(combined, acc)]
 
-        out.append(ctx.for_loop(lb, ub, [first], step)[0])
-    return [out]
+        first = elements(ctx.i32(n - 1 if reverse else 0))
+        for out, a in zip(outs, ctx.for_loop(1, n, first, step)):
+            out.append(a)
+    return outs

@@ -11,6 +11,7 @@ place every element in the same register of the same thread, no data moves.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
@@ -39,16 +40,16 @@ def _smem_element_type(ctx: LoweringContext, ty):
     return elt, None
 
 
-def _store_scalar(ctx: LoweringContext, value, index, kind, store_ty) -> None:
+def _store_scalar(ctx: LoweringContext, value, index, kind, store_ty, offset: int = 0) -> None:
     if kind == "ptr":
         value = ctx.value("llvm.ptrtoint", [value], store_ty)
     elif kind == "bool":
         value = ctx.value("arith.extui", [value], store_ty)
-    ctx.op("llvm.store", [value, ctx.smem_ptr(index, store_ty)])
+    ctx.op("llvm.store", [value, ctx.smem_ptr(index, store_ty, offset)])
 
 
-def _load_scalar(ctx: LoweringContext, index, kind, store_ty, out_ty):
-    value = ctx.value("llvm.load", [ctx.smem_ptr(index, store_ty)], store_ty)
+def _load_scalar(ctx: LoweringContext, index, kind, store_ty, out_ty, offset: int = 0):
+    value = ctx.value("llvm.load", [ctx.smem_ptr(index, store_ty, offset)], store_ty)
     if kind == "ptr":
         return ctx.value("llvm.inttoptr", [value], out_ty)
     if kind == "bool":
@@ -56,21 +57,45 @@ def _load_scalar(ctx: LoweringContext, index, kind, store_ty, out_ty):
     return value
 
 
+@dataclass(frozen=True)
+class Staged:
+    """A tensor copied to shared memory, row-major, at `offset` bytes."""
+
+    store_ty: object
+    kind: str | None
+    shape: tuple[int, ...]
+    offset: int
+    out_ty: object
+
+    def load(self, ctx: LoweringContext, coord):
+        return _load_scalar(ctx, ctx.linear_index(coord, self.shape), self.kind, self.store_ty,
+                            self.out_ty, self.offset)
+
+
+def stage(ctx: LoweringContext, values) -> list[Staged]:
+    """Barrier, every thread writes its registers of each value, barrier."""
+    ctx.barrier()
+    staged, offset = [], 0
+    for value in values:
+        store_ty, kind = _smem_element_type(ctx, value.type)
+        shape = ctx.shape(value.type) if ctx.is_tensor(value.type) else ()
+        numel = 1
+        for s in shape:
+            numel *= s
+        coords = ctx.coordinates(value.type) if shape else [[]]
+        for reg, coord in zip(ctx.get(value), coords):
+            _store_scalar(ctx, reg, ctx.linear_index(coord, shape), kind, store_ty, offset)
+        staged.append(Staged(store_ty, kind, shape, offset, ctx.scalar_type(value.type)))
+        offset += (numel * element_bytes(store_ty) + 15) // 16 * 16
+    ctx.reserve_smem(offset)
+    ctx.barrier()
+    return staged
+
+
 def write_to_smem(ctx: LoweringContext, value) -> tuple:
-    """Barrier, then every thread writes its registers of `value` (row-major)."""
-    store_ty, kind = _smem_element_type(ctx, value.type)
-    shape = ctx.shape(value.type) if ctx.is_tensor(value.type) else ()
-    numel = 1
-    for s in shape:
-        numel *= s
-    ctx.reserve_smem(numel * element_bytes(store_ty))
-    ctx.barrier()
-    regs = ctx.get(value)
-    coords = ctx.coordinates(value.type) if shape else [[]]
-    for reg, coord in zip(regs, coords):
-        _store_scalar(ctx, reg, ctx.linear_index(coord, shape), kind, store_ty)
-    ctx.barrier()
-    return store_ty, kind, shape
+    """Stage one value; (storage type, kind, shape) for `_load_scalar`."""
+    s = stage(ctx, [value])[0]
+    return s.store_ty, s.kind, s.shape
 
 
 def exchange(ctx: LoweringContext, src, dst_ty, coord_map: CoordMap) -> list:
