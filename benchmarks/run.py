@@ -25,15 +25,16 @@ sys.path.insert(0, str(HERE.parent))
 from tritonc.testing import do_bench  # noqa: E402
 
 
-def load_kernels(flavour: str):
-    """benchmarks/kernels.py as tritonc sees it, or the same source bound to Triton."""
-    source = (HERE / "kernels.py").read_text()
+def load_kernels(flavour: str, path: Path = HERE / "kernels.py"):
+    """A kernel file as tritonc sees it, or the same source bound to Triton."""
+    source = path.read_text()
     if flavour == "triton":
         source = source.replace("import tritonc as triton", "import triton").replace(
             "import tritonc.language as tl", "import triton.language as tl")
-    path = Path(tempfile.mkdtemp()) / f"kernels_{flavour}.py"
+    name = f"{path.stem}_{flavour}"
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(source)
-    spec = importlib.util.spec_from_file_location(f"kernels_{flavour}", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

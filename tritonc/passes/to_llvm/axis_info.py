@@ -73,6 +73,10 @@ class AxisAnalysis:
         parent = block.owner
         if parent is not None:
             parent = parent.operation
+        if parent is not None and parent.name == "scf.for" and value.arg_number == 0:
+            # the induction variable: lb + k * step
+            lb, step = self.get(parent.operands[0]), self.get(parent.operands[2])
+            return AxisInfo(1, gcd(lb.divisibility, step.divisibility), 1)
         if parent is not None and parent.name == "func.func" and "arg_attrs" in parent.attributes:
             attrs = ir.ArrayAttr(parent.attributes["arg_attrs"])[value.arg_number]
             attrs = ir.DictAttr(attrs)

@@ -84,7 +84,22 @@ class LoweringContext:
         return ir.RankedTensorType(ty).element_type if isinstance(ty, ir.RankedTensorType) else ty
 
     def num_registers(self, ty) -> int:
-        return self.layout(ty).num_registers(self.shape(ty)) if self.is_tensor(ty) else 1
+        return len(self.register_types(ty))
+
+    def register_types(self, ty) -> list:
+        """The per-thread values one value of type `ty` becomes."""
+        if self.is_tensor(ty):
+            return [self.scalar_type(ty)] * self.layout(ty).num_registers(self.shape(ty))
+        ptr = pointee_text(ty)
+        text = str(ty)
+        i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+        if ptr is not None and ptr[0].startswith("tensor<"):
+            rank = ptr[0].count("x")
+            return [ir.Type.parse(f"!llvm.ptr<{ptr[1]}>")] + [i64] * (2 * rank) + [i32] * rank
+        if text.startswith("!tt.tensordesc"):
+            rank = text.count("x")
+            return [ir.Type.parse("!llvm.ptr<1>")] + [i32] * rank + [i64] * rank
+        return [self.scalar_type(ty)]
 
     # -- emitters ---------------------------------------------------------------------
     def op(self, name: str, operands: Sequence, result_types: Sequence = (), attrs=None):
@@ -128,11 +143,12 @@ class LoweringContext:
                 "sym_visibility": ir.StringAttr.get("private")},
                 regions=1, loc=self.loc, ip=self.module_ip)
             self.declared.add(symbol)
-        call = self.op("llvm.call", list(args), [ret_ty], {
+        void = str(ret_ty) == "!llvm.void"
+        call = self.op("llvm.call", list(args), [] if void else [ret_ty], {
             "callee": ir.FlatSymbolRefAttr.get(symbol),
             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([len(args), 0]),
             "op_bundle_sizes": ir.DenseI32ArrayAttr.get([])})
-        return call.results[0]
+        return None if void else call.results[0]
 
     # -- thread geometry --------------------------------------------------------------------
     def init_thread_ids(self) -> None:

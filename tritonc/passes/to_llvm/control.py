@@ -15,7 +15,7 @@ def _flat(ctx: LoweringContext, values) -> list:
 
 
 def _flat_types(ctx: LoweringContext, values) -> list:
-    return [ctx.scalar_type(v.type) for v in values for _ in range(ctx.num_registers(v.type))]
+    return [t for v in values for t in ctx.register_types(v.type)]
 
 
 def _regroup(ctx: LoweringContext, olds, news) -> list[list]:

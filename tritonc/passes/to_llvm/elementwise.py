@@ -42,9 +42,24 @@ def lower_arith_bitcast(ctx: LoweringContext, op) -> list:
     return [[ctx.value("arith.bitcast", [r], ty) for r in regs]]
 
 
+@lowering("arith.divf")
+def lower_divf(ctx: LoweringContext, op) -> list:
+    """fp32 `/` is `div.full.f32` (about 2 ulp), as in Triton; `tl.div_rn` stays IEEE."""
+    if str(ctx.scalar_type(op.results[0].type)) != "f32":
+        return per_register(ctx, op)
+    lhs, rhs = (ctx.get(v) for v in op.operands)
+    out = []
+    for i in range(max(len(lhs), len(rhs))):
+        a, b = lhs[i % len(lhs)], rhs[i % len(rhs)]
+        out.append(ctx.value("llvm.inline_asm", [a, b], a.type, {
+            "asm_string": ir.StringAttr.get("div.full.f32 $0, $1, $2;"),
+            "constraints": ir.StringAttr.get("=r,r,r")}))
+    return [out]
+
+
 def _register_upstream() -> None:
     for short in ARITH:
-        if short == "bitcast":
+        if short in ("bitcast", "divf"):
             continue
         lowering(f"arith.{short}")(per_register)
     for short in MATH:

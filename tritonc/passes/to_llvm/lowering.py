@@ -84,7 +84,9 @@ def lower_module(module, num_warps: int) -> tuple[ir.Module, str, int]:
     """Lower the public kernel of a TTGIR `module`; return (module, kernel name, smem bytes)."""
     # importing the rule families fills RULES
     from tritonc.passes.to_llvm import (  # noqa: F401
+        blocks,
         control,
+        debug,
         elementwise,
         fp_convert,
         memory,
@@ -106,6 +108,10 @@ def lower_module(module, num_warps: int) -> tuple[ir.Module, str, int]:
         raise LoweringError("the module has no public kernel function")
     kname = ir.StringAttr(kernel.attributes["sym_name"]).value
     block = kernel.regions[0].blocks[0]
+    for a in block.arguments:
+        if str(a.type).startswith("!tt.tensordesc"):
+            raise LoweringError("tensor descriptors as kernel arguments are not supported yet; "
+                                "make them inside the kernel with tl.make_tensor_descriptor")
     args = ", ".join(f"%a{i}: {_arg_type_text(a.type)}" for i, a in enumerate(block.arguments))
     threads = 32 * num_warps
     text = f"""

@@ -8,7 +8,9 @@ inline assembly, as the mask and the cache modifier need.
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.access import emit_loads, emit_stores
 from tritonc.passes.to_llvm.axis_info import AxisAnalysis, element_bytes
+from tritonc.passes.to_llvm.blocks import is_block_pointer, load_block, store_block
 from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
 from tritonc.passes.to_llvm.lowering import lowering
 
@@ -58,126 +60,47 @@ def vector_width(ctx: LoweringContext, ptr, mask, elt_bytes: int) -> int:
     return width
 
 
-def _word(elt_bytes: int, vec: int) -> tuple[int, int]:
-    """(bits per PTX register, number of registers) for `vec` elements."""
-    total = elt_bytes * vec * 8
-    bits = 64 if elt_bytes == 8 else min(32, total)
-    return bits, total // bits
-
-
-_CONSTRAINT = {8: "c", 16: "h", 32: "r", 64: "l"}
-
-
 def _attr_str(op, name: str) -> str:
     return ir.StringAttr(op.attributes[name]).value if name in op.attributes else ""
 
 
-def _pack(ctx: LoweringContext, values: list, elt_ty, bits: int, count: int) -> list:
-    """Scalar elements as `count` integers of `bits` bits (bit-exact)."""
-    word = ir.IntegerType.get_signless(bits)
-    if len(values) == count and isinstance(elt_ty, ir.IntegerType) and \
-            ir.IntegerType(elt_ty).width == bits:
-        return values
-    vec_ty = ir.VectorType.get([len(values)], elt_ty)
-    vec = ctx.value("llvm.mlir.poison", [], vec_ty)
-    for i, v in enumerate(values):
-        vec = ctx.value("llvm.insertelement", [vec, v, ctx.i32(i)], vec_ty)
-    words = ctx.value("llvm.bitcast", [vec], ir.VectorType.get([count], word))
-    return [ctx.value("llvm.extractelement", [words, ctx.i32(i)], word) for i in range(count)]
-
-
-def _unpack(ctx: LoweringContext, words: list, elt_ty, vec: int) -> list:
-    bits = ir.IntegerType(words[0].type).width
-    if len(words) == vec and str(elt_ty) == f"i{bits}":
-        return words
-    wvec_ty = ir.VectorType.get([len(words)], words[0].type)
-    wvec = ctx.value("llvm.mlir.poison", [], wvec_ty)
-    for i, w in enumerate(words):
-        wvec = ctx.value("llvm.insertelement", [wvec, w, ctx.i32(i)], wvec_ty)
-    evec = ctx.value("llvm.bitcast", [wvec], ir.VectorType.get([vec], elt_ty))
-    return [ctx.value("llvm.extractelement", [evec, ctx.i32(i)], elt_ty) for i in range(vec)]
-
-
-def _true(ctx: LoweringContext):
-    return ctx.const(1, ir.IntegerType.get_signless(1))
-
-
-def _memory_type(elt_ty):
-    """i1 lives in memory as a byte; the semantic layer already loads int1 as int8."""
-    return elt_ty
+def _segments(op) -> list[int]:
+    return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
 
 
 @lowering("tt.load")
 def lower_load(ctx: LoweringContext, op) -> list:
-    segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    segs = _segments(op)
     operands = list(op.operands)
     ptr = operands[0]
+    if is_block_pointer(ptr.type):
+        return [load_block(ctx, op)]
     mask = operands[1] if segs[1] else None
     other = operands[1 + segs[1]] if segs[2] else None
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
-    nbytes = element_bytes(elt_ty)
-    vec = vector_width(ctx, ptr, mask, nbytes)
-    bits, count = _word(nbytes, vec)
-    ptrs = ctx.get(ptr)
-    masks = ctx.get(mask) if mask is not None else None
-    others = ctx.get(other) if other is not None else None
-    n = ctx.num_registers(result.type)
-    cache = CACHE.get(_attr_str(op, "cache"), "")
-    evict = "" if cache else EVICT.get(_attr_str(op, "evict"), "")
+    vec = vector_width(ctx, ptr, mask, element_bytes(elt_ty))
     volatile = "is_volatile" in op.attributes and ir.BoolAttr(op.attributes["is_volatile"]).value
-    word = ir.IntegerType.get_signless(bits)
-    out = []
-    for start in range(0, n, vec):
-        pred = masks[start] if masks is not None else _true(ctx)
-        regs = ", ".join(f"${i}" for i in range(count))
-        vec_suffix = f".v{count}" if count > 1 else ""
-        instr = "ld.volatile.global" if volatile else f"ld.global{cache}{evict}"
-        asm = f"@${count} {instr}{vec_suffix}.b{bits} {{{regs}}}, [${count + 1}];"
-        if count == 1:
-            asm = f"@${count} {instr}.b{bits} {regs}, [${count + 1}];"
-        constraints = ",".join([f"={_CONSTRAINT[bits]}"] * count + ["b", "l"])
-        res_ty = word if count == 1 else ir.Type.parse(
-            f"!llvm.struct<({', '.join([str(word)] * count)})>")
-        call = ctx.op("llvm.inline_asm", [pred, ptrs[start]], [res_ty], {
-            "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
-            "has_side_effects": ir.UnitAttr.get() if volatile else ir.UnitAttr.get()})
-        raw = call.results[0]
-        words = [raw] if count == 1 else [
-            ctx.value("llvm.extractvalue", [raw], word,
-                      {"position": ir.DenseI64ArrayAttr.get([i])}) for i in range(count)]
-        values = _unpack(ctx, words, elt_ty, vec)
-        if others is not None:
-            values = [ctx.value("arith.select", [pred, v, others[start + i]], elt_ty)
-                      for i, v in enumerate(values)]
-        out.extend(values)
+    out = emit_loads(ctx, ctx.get(ptr), ctx.get(mask) if mask is not None else None,
+                     ctx.get(other) if other is not None else None, elt_ty, vec,
+                     CACHE.get(_attr_str(op, "cache"), ""), EVICT.get(_attr_str(op, "evict"), ""),
+                     volatile)
     return [out]
 
 
 @lowering("tt.store")
 def lower_store(ctx: LoweringContext, op) -> list:
-    segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    segs = _segments(op)
     ptr, value = op.operands[0], op.operands[1]
+    if is_block_pointer(ptr.type):
+        store_block(ctx, op)
+        return []
     mask = op.operands[2] if segs[2] else None
     elt_ty = ctx.scalar_type(value.type)
-    nbytes = element_bytes(elt_ty)
-    vec = vector_width(ctx, ptr, mask, nbytes)
-    bits, count = _word(nbytes, vec)
-    ptrs, values = ctx.get(ptr), ctx.get(value)
-    masks = ctx.get(mask) if mask is not None else None
-    cache = CACHE.get(_attr_str(op, "cache"), "")
-    evict = "" if cache else EVICT.get(_attr_str(op, "evict"), "")
-    for start in range(0, len(values), vec):
-        pred = masks[start] if masks is not None else _true(ctx)
-        words = _pack(ctx, values[start:start + vec], elt_ty, bits, count)
-        regs = ", ".join(f"${i + 2}" for i in range(count))
-        body = f"{{{regs}}}" if count > 1 else regs
-        suffix = f".v{count}" if count > 1 else ""
-        asm = f"@$0 st.global{cache}{evict}{suffix}.b{bits} [$1], {body};"
-        constraints = ",".join(["b", "l"] + [_CONSTRAINT[bits]] * count)
-        ctx.op("llvm.inline_asm", [pred, ptrs[start], *words], [], {
-            "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
-            "has_side_effects": ir.UnitAttr.get()})
+    vec = vector_width(ctx, ptr, mask, element_bytes(elt_ty))
+    emit_stores(ctx, ctx.get(ptr), ctx.get(value), ctx.get(mask) if mask is not None else None,
+                elt_ty, vec, CACHE.get(_attr_str(op, "cache"), ""),
+                EVICT.get(_attr_str(op, "evict"), ""))
     return []
 
 

@@ -172,3 +172,44 @@ def lower_scan(ctx: LoweringContext, op) -> list:
         for out, a in zip(outs, ctx.for_loop(1, n, first, step)):
             out.append(a)
     return outs
+
+
+@lowering("tt.histogram")
+def lower_histogram(ctx: LoweringContext, op) -> list:
+    """Counts in shared memory: zero the bins, one atomic add per element (one copy of each
+    element, masked lanes skipped), then read the bins the result registers hold."""
+    from mlir.dialects import llvm
+
+    src = op.operands[0]
+    mask = op.operands[1] if len(op.operands) > 1 else None
+    result = op.results[0]
+    bins = ctx.shape(result.type)[0]
+    i32 = ctx.i32_type()
+    i1 = ir.IntegerType.get_signless(1)
+    ctx.reserve_smem(bins * 4)
+    ctx.barrier()
+    for (c,) in ctx.coordinates(result.type):
+        ctx.op("llvm.store", [ctx.i32(0), ctx.smem_ptr(c, i32)])
+    ctx.barrier()
+    owners = ctx.owner_predicates(src.type)
+    masks = ctx.get(mask) if mask is not None else None
+    for i, v in enumerate(ctx.get(src)):
+        v = v if v.type == i32 else ctx.value("arith.trunci", [v], i32)
+        inside = ctx.value("arith.cmpi", [v, ctx.i32(bins)], i1,
+                           {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 6)})
+        for extra in ((masks[i] if masks else None), (owners[i] if owners else None)):
+            if extra is not None:
+                inside = ctx.binop("arith.andi", inside, extra)
+        branch = ir.Operation.create("scf.if", results=[], operands=[inside], regions=2,
+                                     loc=ctx.loc, ip=ctx.ip)
+        saved = ctx.ip
+        ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+        llvm.AtomicRMWOp(llvm.AtomicBinOp.add, ctx.smem_ptr(v, i32), ctx.i32(1),
+                         llvm.AtomicOrdering.monotonic, loc=ctx.loc, ip=ctx.ip)
+        ctx.op("scf.yield", [])
+        ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+        ctx.op("scf.yield", [])
+        ctx.ip = saved
+    ctx.barrier()
+    return [[ctx.value("llvm.load", [ctx.smem_ptr(c, i32)], i32)
+             for (c,) in ctx.coordinates(result.type)]]

@@ -47,7 +47,7 @@ class BlockedLayout:
 
     # -- construction ------------------------------------------------------------------
     @staticmethod
-    def default(shape: tuple[int, ...], num_warps: int, max_vector: int = 8) -> BlockedLayout:
+    def default(shape: tuple[int, ...], num_warps: int, max_vector: int = 4) -> BlockedLayout:
         """The layout every tensor of `shape` gets: up to `max_vector` contiguous elements
         per thread along the last dimension, lanes then warps filling the fastest
         dimensions first."""

@@ -1,0 +1,143 @@
+"""Lowering of block pointers (`tt.make_block_ptr`, `tt.advance`) and tensor descriptors.
+
+A block pointer is carried as its parts: the base pointer, then the shape (i64), the
+strides (i64) and the offsets (i32) of each dimension. A descriptor is the base, the
+shape (i32) and the strides (i64). A load through either computes each register's
+address from its coordinate in the result layout, masks the coordinates outside the
+tensor (the dimensions named by `boundary_check`, or every dimension for a descriptor)
+and fills them with zero (or NaN with `padding = "nan"`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tritonc.passes.to_llvm.access import emit_loads, emit_stores
+from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
+from tritonc.passes.to_llvm.lowering import lowering
+
+_BLOCK = re.compile(r"tensor<((?:\d+x)+)([^,>]+)")
+
+
+def is_block_pointer(ty) -> bool:
+    ptr = pointee_text(ty)
+    return ptr is not None and ptr[0].startswith("tensor<")
+
+
+def block_rank(ty) -> int:
+    return len(re.findall(r"(\d+)x", _block_text(ty)))
+
+
+def _block_text(ty) -> str:
+    text = str(ty)
+    return text[text.index("tensor<"):]
+
+
+def _i64(ctx: LoweringContext, value):
+    i64 = ir.IntegerType.get_signless(64)
+    return value if value.type == i64 else ctx.value("arith.extsi", [value], i64)
+
+
+def _cmp(ctx: LoweringContext, pred: int, a, b):
+    return ctx.value("arith.cmpi", [a, b], ir.IntegerType.get_signless(1),
+                     {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), pred)})
+
+
+@lowering("tt.make_block_ptr")
+def lower_make_block_ptr(ctx: LoweringContext, op) -> list:
+    return [[r for v in op.operands for r in ctx.get(v)]]
+
+
+@lowering("tt.advance")
+def lower_advance(ctx: LoweringContext, op) -> list:
+    parts = ctx.get(op.operands[0])
+    rank = block_rank(op.operands[0].type)
+    deltas = [ctx.get(v)[0] for v in list(op.operands)[1:]]
+    offsets = [ctx.binop("arith.addi", o, d) for o, d in zip(parts[1 + 2 * rank:], deltas)]
+    return [parts[:1 + 2 * rank] + offsets]
+
+
+@lowering("tt.make_tensor_descriptor")
+def lower_make_descriptor(ctx: LoweringContext, op) -> list:
+    return [[r for v in op.operands for r in ctx.get(v)]]
+
+
+def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, checked):
+    """(pointer, in-bounds predicate or None) for every register of `result_ty`."""
+    elt = ir.Type.parse(str(ctx.element_type(result_ty)).replace("f8E4M3FN", "i8")
+                        .replace("f8E5M2", "i8").replace("f8E4M3B11FNUZ", "i8"))
+    ptrs, preds = [], []
+    for coord in ctx.coordinates(result_ty):
+        index, pred = None, None
+        for d, c in enumerate(coord):
+            pos = ctx.binop("arith.addi", offsets[d], c)
+            term = ctx.binop("arith.muli", _i64(ctx, pos), strides[d])
+            index = term if index is None else ctx.binop("arith.addi", index, term)
+            if d in checked:
+                inside = ctx.binop("arith.andi", _cmp(ctx, 5, pos, ctx.i32(0)),
+                                   _cmp(ctx, 2, _i64(ctx, pos), _i64(ctx, shape[d])))
+                pred = inside if pred is None else ctx.binop("arith.andi", pred, inside)
+        ptrs.append(ctx.value("llvm.getelementptr", [base, index], base.type, {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+            "elem_type": ir.TypeAttr.get(elt)}))
+        preds.append(pred)
+    return ptrs, (preds if checked else None)
+
+
+def _fill(ctx: LoweringContext, elt_ty, padding: str):
+    if padding == "nan" and not isinstance(elt_ty, ir.IntegerType):
+        return ctx.const(float("nan"), elt_ty)
+    return ctx.const(0, elt_ty)
+
+
+def load_block(ctx: LoweringContext, op) -> list:
+    """tt.load through a block pointer."""
+    ptr, result = op.operands[0], op.results[0]
+    rank = block_rank(ptr.type)
+    parts = ctx.get(ptr)
+    base, shape = parts[0], parts[1:1 + rank]
+    strides, offsets = parts[1 + rank:1 + 2 * rank], parts[1 + 2 * rank:]
+    checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
+    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, result.type, checked)
+    elt_ty = ctx.scalar_type(result.type)
+    padding = ir.StringAttr(op.attributes["padding"]).value
+    others = [_fill(ctx, elt_ty, padding)] * len(ptrs) if preds else None
+    return emit_loads(ctx, ptrs, preds, others, elt_ty, 1)
+
+
+def store_block(ctx: LoweringContext, op) -> None:
+    """tt.store through a block pointer."""
+    ptr, value = op.operands[0], op.operands[1]
+    rank = block_rank(ptr.type)
+    parts = ctx.get(ptr)
+    base, shape = parts[0], parts[1:1 + rank]
+    strides, offsets = parts[1 + rank:1 + 2 * rank], parts[1 + 2 * rank:]
+    checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
+    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, value.type, checked)
+    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
+
+
+def _descriptor_parts(ctx: LoweringContext, desc):
+    parts = ctx.get(desc)
+    rank = (len(parts) - 1) // 2
+    return parts[0], parts[1:1 + rank], [_i64(ctx, s) for s in parts[1 + rank:]], rank
+
+
+@lowering("tt.descriptor_load")
+def lower_descriptor_load(ctx: LoweringContext, op) -> list:
+    base, shape, strides, rank = _descriptor_parts(ctx, op.operands[0])
+    offsets = [ctx.get(v)[0] for v in list(op.operands)[1:]]
+    result = op.results[0]
+    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, result.type, set(range(rank)))
+    elt_ty = ctx.scalar_type(result.type)
+    return [emit_loads(ctx, ptrs, preds, [ctx.const(0, elt_ty)] * len(ptrs), elt_ty, 1)]
+
+
+@lowering("tt.descriptor_store")
+def lower_descriptor_store(ctx: LoweringContext, op) -> list:
+    base, shape, strides, rank = _descriptor_parts(ctx, op.operands[0])
+    value = op.operands[1]
+    offsets = [ctx.get(v)[0] for v in list(op.operands)[2:]]
+    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, value.type, set(range(rank)))
+    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
+    return []

@@ -1,0 +1,166 @@
+"""Lowering of device printing and assertions (CUDA's `vprintf` and `__assertfail`), and of
+`tt.elementwise_inline_asm`.
+
+`tt.print` prints one line per element held by this thread (only one copy of each
+element when the layout holds several): `pid (x, y, z) idx (i) <prefix> <values>`.
+`tt.assert` calls `__assertfail` with the message where the condition is false, which
+stops the kernel; the launch then fails with CUDA_ERROR_ASSERT.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.lowering import lowering
+
+
+def _string(ctx: LoweringContext, text: str):
+    """A pointer to a NUL-terminated global string constant."""
+    name = f"str_{len(ctx.declared)}"
+    ctx.declared.add(name)
+    data = text.encode()
+    escaped = "".join(chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}"
+                      for b in data)
+    glob = ir.Operation.parse(f'llvm.mlir.global internal constant @{name}("{escaped}\\00") '
+                              f'{{addr_space = 0 : i32}}')
+    ctx.module_ip.insert(glob)
+    return ctx.value("llvm.mlir.addressof", [], ir.Type.parse("!llvm.ptr"),
+                     {"global_name": ir.FlatSymbolRefAttr.get(name)})
+
+
+def _printable(ctx: LoweringContext, value, signed: bool, hex_: bool) -> tuple[str, object]:
+    """(printf conversion, value widened as C varargs need)."""
+    ty = value.type
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    if str(ty).startswith("!llvm.ptr"):
+        return "%p", value
+    if isinstance(ty, ir.IntegerType):
+        width = ir.IntegerType(ty).width
+        if width == 64:
+            return ("%llx" if hex_ else "%lld" if signed else "%llu"), value
+        if width < 32:
+            value = ctx.value("arith.extsi" if signed and width > 1 else "arith.extui", [value],
+                              i32)
+        return ("%x" if hex_ else "%d" if signed else "%u"), value
+    f64 = ir.F64Type.get()
+    if ty != f64:
+        value = ctx.value("arith.extf", [value], f64)
+    return ("%a" if hex_ else "%f"), value
+
+
+def _vprintf(ctx: LoweringContext, fmt: str, values: list) -> None:
+    types = ", ".join(str(v.type) for v in values) or "i32"
+    struct = ir.Type.parse(f"!llvm.struct<({types})>")
+    one = ctx.const(1, ir.IntegerType.get_signless(32))
+    buf = ctx.value("llvm.alloca", [one], ir.Type.parse("!llvm.ptr"),
+                    {"elem_type": ir.TypeAttr.get(struct)})
+    for i, v in enumerate(values):
+        slot = ctx.value("llvm.getelementptr", [buf], ir.Type.parse("!llvm.ptr"), {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([0, i]),
+            "elem_type": ir.TypeAttr.get(struct)})
+        ctx.op("llvm.store", [v, slot])
+    ctx.call_extern("vprintf", [_string(ctx, fmt), buf], ir.IntegerType.get_signless(32))
+
+
+def _when(ctx: LoweringContext, pred, body) -> None:
+    if pred is None:
+        body()
+        return
+    branch = ir.Operation.create("scf.if", results=[], operands=[pred], regions=2, loc=ctx.loc,
+                                 ip=ctx.ip)
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+    body()
+    ctx.op("scf.yield", [])
+    branch.regions[1].blocks.append()
+    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks[0])
+    ctx.op("scf.yield", [])
+    ctx.ip = saved
+
+
+def _program_ids(ctx: LoweringContext) -> list:
+    out = []
+    for axis in "xyz":
+        v = ctx.value("gpu.block_id", [], ir.IndexType.get(),
+                      {"dimension": ir.Attribute.parse(f"#gpu<dim {axis}>")})
+        out.append(ctx.value("arith.index_cast", [v], ctx.i32_type()))
+    return out
+
+
+@lowering("tt.print")
+def lower_print(ctx: LoweringContext, op) -> list:
+    prefix = ir.StringAttr(op.attributes["prefix"]).value
+    hex_ = ir.BoolAttr(op.attributes["hex"]).value
+    signed = list(ir.DenseI32ArrayAttr(op.attributes["is_signed"]))
+    operands = list(op.operands)
+    pids = _program_ids(ctx)
+    if not operands:
+        _vprintf(ctx, f"pid (%u, %u, %u) {prefix}\n", pids)
+        return []
+    tensor = next((v for v in operands if ctx.is_tensor(v.type)), None)
+    n = ctx.num_registers(tensor.type) if tensor is not None else 1
+    owners = ctx.owner_predicates(tensor.type) if tensor is not None else None
+    coords = ctx.coordinates(tensor.type) if tensor is not None else [[]]
+    shape = ctx.shape(tensor.type) if tensor is not None else ()
+    for i in range(n):
+        def body(i=i):
+            parts, values = [], list(pids)
+            for k, v in enumerate(operands):
+                regs = ctx.get(v)
+                conv, wide = _printable(ctx, regs[i] if len(regs) > 1 else regs[0],
+                                        bool(signed[k]) if k < len(signed) else True, hex_)
+                parts.append(conv)
+                values.append(wide)
+            idx = ""
+            if tensor is not None:
+                idx = " idx (%u)"
+                values.insert(3, ctx.linear_index(coords[i], shape))
+            _vprintf(ctx, f"pid (%u, %u, %u){idx} {prefix} {' '.join(parts)}\n", values)
+
+        _when(ctx, owners[i] if owners else None, body)
+    return []
+
+
+@lowering("tt.assert")
+def lower_assert(ctx: LoweringContext, op) -> list:
+    message = ir.StringAttr(op.attributes["message"]).value
+    cond = ctx.get(op.operands[0])
+    i1 = ir.IntegerType.get_signless(1)
+    true = ctx.const(1, i1)
+    for c in cond:
+        failed = ctx.binop("arith.xori", c, true)
+
+        def body():
+            ctx.call_extern("__assertfail", [_string(ctx, message), _string(ctx, "kernel"),
+                                             ctx.i32(0), _string(ctx, "kernel"),
+                                             ctx.const(1, ir.IntegerType.get_signless(64))],
+                            ir.Type.parse("!llvm.void"))
+
+        _when(ctx, failed, body)
+    return []
+
+
+@lowering("tt.elementwise_inline_asm")
+def lower_inline_asm(ctx: LoweringContext, op) -> list:
+    pack = ir.IntegerAttr(op.attributes["packed_element"]).value
+    if pack != 1:
+        raise NotImplementedError(f"{op.location}: inline_asm_elementwise with pack={pack}")
+    asm = ir.StringAttr(op.attributes["asm_string"]).value
+    constraints = ir.StringAttr(op.attributes["constraints"]).value
+    results = list(op.results)
+    res_tys = [ctx.scalar_type(r.type) for r in results]
+    args = [ctx.get(v) for v in op.operands]
+    n = ctx.num_registers(results[0].type)
+    outs: list[list] = [[] for _ in results]
+    ret_ty = res_tys[0] if len(res_tys) == 1 else ir.Type.parse(
+        f"!llvm.struct<({', '.join(map(str, res_tys))})>")
+    for i in range(n):
+        operands = [regs[i] if len(regs) > 1 else regs[0] for regs in args]
+        value = ctx.value("llvm.inline_asm", operands, ret_ty, {
+            "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints)})
+        if len(res_tys) == 1:
+            outs[0].append(value)
+            continue
+        for k, ty in enumerate(res_tys):
+            outs[k].append(ctx.value("llvm.extractvalue", [value], ty,
+                                     {"position": ir.DenseI64ArrayAttr.get([k])}))
+    return outs
