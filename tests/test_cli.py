@@ -51,8 +51,13 @@ def test_subprocess_bad_signature():
     assert done.stderr.count("\n") == 1 and "runtime parameters" in done.stderr
 
 
-def test_missing_backend_stage_is_one_clear_line(tmp_path):
-    result = run(f"{EXAMPLE}:add_kernel", "--signature", SIG, "--constexpr", "BLOCK_SIZE=1024",
-                 "--emit", "ptx", "-o", str(tmp_path))
-    assert result.exit_code == 1
-    assert "stage 'ttgir'" in result.output and "Traceback" not in result.output
+def test_emits_every_stage(tmp_path):
+    # n divisible by 16 makes the mask uniform over 4 elements: 128-bit accesses
+    result = run(f"{EXAMPLE}:add_kernel", "--signature", SIG + ":16", "--constexpr",
+                 "BLOCK_SIZE=1024", "--emit", "ttir,ttgir,llir,ptx,cubin", "--target", "cuda:80",
+                 "-o", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "#ttg.blocked<[4], [32], [4], [0]>" in (tmp_path / "add_kernel.sm_80.ttgir").read_text()
+    ptx = (tmp_path / "add_kernel.sm_80.ptx").read_text()
+    assert ".target sm_80" in ptx and "ld.global.v4.b32" in ptx
+    assert (tmp_path / "add_kernel.sm_80.cubin").read_bytes()[:4] == b"\x7fELF"

@@ -37,35 +37,54 @@ def tensor_type_name(arg: Any) -> str:
     return TORCH_DTYPES[name]
 
 
-def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any], set[str]]:
-    """(signature, constexprs, names divisible by 16) of one call."""
-    signature: dict[str, str] = {}
+def _scalar_type(value: Any) -> str:
+    if hasattr(value, "data_ptr"):
+        return "*" + tensor_type_name(value)
+    if isinstance(value, bool):
+        return "i1"
+    if isinstance(value, int):
+        return "i32" if -(2**31) <= value < 2**31 else (
+            "i64" if -(2**63) <= value < 2**63 else "u64")
+    if isinstance(value, float):
+        return "fp32"
+    raise TypeError(f"unsupported argument type {type(value).__name__}")
+
+
+def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], set[str]]:
+    """(signature, constexprs, names divisible by 16) of one call. A tuple argument's
+    signature entry is the tuple of its elements' types (passed flattened)."""
+    signature: dict[str, Any] = {}
     constexprs: dict[str, Any] = {}
     divisible: set[str] = set()
     for p in fn.params:
         value = bound[p.name]
         if p.is_constexpr or isinstance(value, constexpr) or value is None:
             constexprs[p.name] = value.value if isinstance(value, constexpr) else value
-        elif hasattr(value, "data_ptr"):
-            signature[p.name] = "*" + tensor_type_name(value)
-            if value.data_ptr() % 16 == 0 and not p.do_not_specialize:
+            continue
+        if isinstance(value, tuple):
+            types = tuple(_scalar_type(v) for v in value)
+            signature[p.name] = type(value)(*types) if hasattr(value, "_fields") else types
+            continue
+        try:
+            signature[p.name] = _scalar_type(value)
+        except TypeError as e:
+            raise TypeError(f"argument {p.name!r} of {fn.__name__}: {e}") from None
+        if p.do_not_specialize:
+            continue
+        if hasattr(value, "data_ptr"):
+            if value.data_ptr() % 16 == 0:
                 divisible.add(p.name)
-        elif isinstance(value, bool):
-            signature[p.name] = "i1"
-        elif isinstance(value, int):
-            if value == 1 and not p.do_not_specialize:
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if value == 1:
+                del signature[p.name]
                 constexprs[p.name] = 1
-                continue
-            signature[p.name] = "i32" if -(2**31) <= value < 2**31 else (
-                "i64" if -(2**63) <= value < 2**63 else "u64")
-            if value % 16 == 0 and not p.do_not_specialize:
+            elif value % 16 == 0:
                 divisible.add(p.name)
-        elif isinstance(value, float):
-            signature[p.name] = "fp32"
-        else:
-            raise TypeError(f"argument {p.name!r} of {fn.__name__}: unsupported type "
-                            f"{type(value).__name__}")
     return signature, constexprs, divisible
+
+
+def _flatten(entry: Any) -> list:
+    return [x for e in entry for x in _flatten(e)] if isinstance(entry, tuple) else [entry]
 
 
 def _arg_key(value: Any) -> Any:
@@ -78,6 +97,8 @@ def _arg_key(value: Any) -> Any:
         return (value == 1, value % 16 == 0, -(2**31) <= value < 2**31)
     if isinstance(value, float):
         return ("f",)
+    if isinstance(value, tuple):
+        return tuple(_arg_key(v) for v in value)
     if isinstance(value, constexpr):
         return ("c", repr(value.value))
     return ("c", repr(value))
@@ -144,8 +165,8 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     shared = int(metadata.get("shared", 0))
     if shared > 48 * 1024:
         driver.set_max_dynamic_shared(function, shared)
-    launcher = driver.launcher(function, list(signature.values()), (32 * num_warps, 1, 1),
-                               shared)
+    launcher = driver.launcher(function, _flatten(tuple(signature.values())),
+                               (32 * num_warps, 1, 1), shared)
     return CompiledLaunch(launcher, list(signature), num_warps, metadata)
 
 
@@ -176,8 +197,8 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
         return compiled
     args = []
     for name in compiled.runtime_params:
-        value = bound[name]
-        args.append(value.data_ptr() if hasattr(value, "data_ptr") else value)
+        for value in _flatten((bound[name],)):
+            args.append(value.data_ptr() if hasattr(value, "data_ptr") else value)
     stream = options.get("stream")
     if stream is None:
         stream = _current_stream()

@@ -45,31 +45,43 @@ def _host_array(arg: Any, name: str, copies: list) -> np.ndarray:
     return host.numpy()
 
 
+def bind_value(value: Any, name: str, builder: NumpyBuilder, copies: list) -> Any:
+    """One argument as the kernel sees it: a pointer into a registered buffer, a typed
+    scalar, a constexpr, or a tuple (NamedTuple) of those."""
+    if isinstance(value, constexpr) or value is None:
+        return constexpr(value)
+    if isinstance(value, tuple):
+        items = [bind_value(v, f"{name}[{i}]", builder, copies) for i, v in enumerate(value)]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if hasattr(value, "data_ptr") or isinstance(value, np.ndarray):
+        array = _host_array(value, name, copies)
+        elt = T.from_name(tensor_type_name(value))
+        return tensor(builder.memory.register(array, name), T.pointer_type(elt))
+    if isinstance(value, (bool, np.bool_)):
+        return tensor(builder.constant(bool(value), T.int1), T.int1)
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        ty = T.int32 if -(2**31) <= value < 2**31 else (
+            T.int64 if -(2**63) <= value < 2**63 else T.uint64)
+        return tensor(builder.constant(value, ty), ty)
+    if isinstance(value, (float, np.floating)):
+        return tensor(builder.constant(float(value), T.float32), T.float32)
+    raise TypeError(f"argument {name!r}: unsupported type {type(value).__name__}")
+
+
 def bind_arguments(fn, bound: dict[str, Any], builder: NumpyBuilder,
                    copies: list) -> dict[str, Any]:
     """The kernel's scope: pointers into registered buffers, typed scalars, constexprs."""
     scope: dict[str, Any] = {}
     for p in fn.params:
         value = bound[p.name]
-        if p.is_constexpr or isinstance(value, constexpr) or value is None:
+        if p.is_constexpr:
             scope[p.name] = constexpr(value)
-        elif hasattr(value, "data_ptr") or isinstance(value, np.ndarray):
-            array = _host_array(value, p.name, copies)
-            elt = T.from_name(tensor_type_name(value))
-            handle = builder.memory.register(array, p.name)
-            scope[p.name] = tensor(handle, T.pointer_type(elt))
-        elif isinstance(value, (bool, np.bool_)):
-            scope[p.name] = tensor(builder.constant(bool(value), T.int1), T.int1)
-        elif isinstance(value, (int, np.integer)):
-            value = int(value)
-            ty = T.int32 if -(2**31) <= value < 2**31 else (
-                T.int64 if -(2**63) <= value < 2**63 else T.uint64)
-            scope[p.name] = tensor(builder.constant(value, ty), ty)
-        elif isinstance(value, (float, np.floating)):
-            scope[p.name] = tensor(builder.constant(float(value), T.float32), T.float32)
-        else:
-            raise TypeError(f"argument {p.name!r} of {fn.__name__}: unsupported type "
-                            f"{type(value).__name__}")
+            continue
+        try:
+            scope[p.name] = bind_value(value, p.name, builder, copies)
+        except TypeError as e:
+            raise TypeError(f"{e} (in a call of {fn.__name__})") from None
     return scope
 
 
