@@ -57,13 +57,45 @@ def lower_divf(ctx: LoweringContext, op) -> list:
     return [out]
 
 
+def _approx(ctx: LoweringContext, instr: str, value):
+    return ctx.value("llvm.inline_asm", [value], value.type, {
+        "asm_string": ir.StringAttr.get(f"{instr} $0, $1;"),
+        "constraints": ir.StringAttr.get("=r,r")})
+
+
+LOG2_E = 1.4426950408889634
+LN_2 = 0.6931471805599453
+
+
+@lowering("math.exp", "math.exp2", "math.log", "math.log2")
+def lower_exp_log(ctx: LoweringContext, op) -> list:
+    """fp32 exp/exp2/log/log2 use the hardware's `ex2.approx` / `lg2.approx`, as Triton does
+    (exp(x) = 2^(x log2 e)); other types go through the precise libdevice functions."""
+    if str(ctx.scalar_type(op.results[0].type)) != "f32":
+        return per_register(ctx, op)
+    out = []
+    for x in ctx.get(op.operands[0]):
+        if op.name == "math.exp":
+            out.append(_approx(ctx, "ex2.approx.f32",
+                               ctx.binop("arith.mulf", x, ctx.const(LOG2_E, x.type))))
+        elif op.name == "math.exp2":
+            out.append(_approx(ctx, "ex2.approx.f32", x))
+        elif op.name == "math.log2":
+            out.append(_approx(ctx, "lg2.approx.f32", x))
+        else:
+            out.append(ctx.binop("arith.mulf", _approx(ctx, "lg2.approx.f32", x),
+                                 ctx.const(LN_2, x.type)))
+    return [out]
+
+
 def _register_upstream() -> None:
     for short in ARITH:
         if short in ("bitcast", "divf"):
             continue
         lowering(f"arith.{short}")(per_register)
     for short in MATH:
-        lowering(f"math.{short}")(per_register)
+        if short not in ("exp", "exp2", "log", "log2"):
+            lowering(f"math.{short}")(per_register)
 
 
 _register_upstream()

@@ -107,7 +107,7 @@ def lower_store(ctx: LoweringContext, op) -> list:
 _ATOMIC = {"and": "_and", "or": "_or", "xor": "_xor"}
 _ORDER = {"acq_rel": "acq_rel", "acquire": "acquire", "release": "release",
           "relaxed": "monotonic"}
-_SCOPE = {"gpu": "", "cta": "block", "sys": None}
+_SCOPE = {"gpu": "device", "cta": "block", "sys": None}
 
 
 def _float_minmax(kind: str, elt_ty) -> str:
@@ -139,6 +139,36 @@ def _and(ctx: LoweringContext, a, b):
     return ctx.binop("arith.andi", a, b)
 
 
+def _thread0(ctx: LoweringContext):
+    return ctx.value("arith.cmpi", [ctx.tid, ctx.i32(0)], ir.IntegerType.get_signless(1),
+                     {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
+
+
+def _broadcast(ctx: LoweringContext, value):
+    """The value thread 0 holds, given to every thread through shared memory."""
+    ctx.reserve_smem(8)
+    ctx.barrier()
+    branch = ir.Operation.create("scf.if", results=[], operands=[_thread0(ctx)], regions=2,
+                                 loc=ctx.loc, ip=ctx.ip)
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+    ctx.op("llvm.store", [value, ctx.smem_ptr(ctx.i32(0), value.type)])
+    ctx.op("scf.yield", [])
+    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+    ctx.op("scf.yield", [])
+    ctx.ip = saved
+    ctx.barrier()
+    return ctx.value("llvm.load", [ctx.smem_ptr(ctx.i32(0), value.type)], value.type)
+
+
+def _actors(ctx: LoweringContext, ty) -> list | None:
+    """Which copy of each element performs a side effect: the owner of a tensor element,
+    thread 0 for a scalar (every thread holds a scalar)."""
+    if ctx.is_tensor(ty):
+        return ctx.owner_predicates(ty)
+    return [_thread0(ctx)]
+
+
 @lowering("tt.atomic_rmw")
 def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
     from mlir.dialects import llvm
@@ -150,20 +180,31 @@ def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
     elt_ty = ctx.scalar_type(result.type)
     kind = _float_minmax(_attr_str(op, "kind"), elt_ty)
     bin_op = getattr(llvm.AtomicBinOp, _ATOMIC.get(kind, kind))
-    ordering = getattr(llvm.AtomicOrdering, _ORDER[_attr_str(op, "sem") or "acq_rel"])
+    sem = _attr_str(op, "sem") or "acq_rel"
+    ordering = getattr(llvm.AtomicOrdering, _ORDER[sem])
     scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
     ptrs, vals = ctx.get(ptr), ctx.get(val)
     masks = ctx.get(mask) if mask is not None else None
-    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
+    owners = _actors(ctx, result.type)
     out = []
     for i in range(len(vals)):
         pred = _and(ctx, masks[i] if masks is not None else None, owners[i] if owners else None)
 
         def build(i=i):
-            return llvm.AtomicRMWOp(bin_op, ptrs[i], vals[i], ordering, syncscope=scope or None,
-                                    loc=ctx.loc, ip=ctx.ip).result
+            # LLVM emits relaxed `atom`s on NVPTX: the ordering comes from explicit fences
+            if sem in ("acq_rel", "release"):
+                llvm.FenceOp(llvm.AtomicOrdering.release, syncscope=scope or None, loc=ctx.loc,
+                             ip=ctx.ip)
+            old = llvm.AtomicRMWOp(bin_op, ptrs[i], vals[i], ordering, syncscope=scope or None,
+                                   loc=ctx.loc, ip=ctx.ip).result
+            if sem in ("acq_rel", "acquire"):
+                llvm.FenceOp(llvm.AtomicOrdering.acquire, syncscope=scope or None, loc=ctx.loc,
+                             ip=ctx.ip)
+            return old
 
         out.append(_guarded(ctx, pred, elt_ty, build))
+    if not ctx.is_tensor(result.type):
+        out = [_broadcast(ctx, out[0])]
     return [out]
 
 
@@ -177,7 +218,7 @@ def lower_atomic_cas(ctx: LoweringContext, op) -> list:
     scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
-    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
+    owners = _actors(ctx, result.type)
     out = []
     for i, (p, c, v) in enumerate(zip(ctx.get(ptr), ctx.get(cmp), ctx.get(val))):
         def build(p=p, c=c, v=v):
@@ -188,4 +229,6 @@ def lower_atomic_cas(ctx: LoweringContext, op) -> list:
                              {"position": ir.DenseI64ArrayAttr.get([0])})
 
         out.append(_guarded(ctx, owners[i] if owners else None, elt_ty, build))
+    if not ctx.is_tensor(result.type):
+        out = [_broadcast(ctx, out[0])]
     return [out]
