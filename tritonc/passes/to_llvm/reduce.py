@@ -21,8 +21,9 @@ def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
     return [o[0] for o in outs]
 
 
-def _shuffle(ctx: LoweringContext, value, offset: int):
-    """value of the lane `lane ^ offset` (32-bit at a time)."""
+def _shuffle(ctx: LoweringContext, value, offset: int, kind: str = "bfly"):
+    """The value of lane `lane ^ offset` ("bfly") or `lane - offset` ("up"), 32 bits at a
+    time."""
     ty = value.type
     i32 = ir.IntegerType.get_signless(32)
     width = ir.IntegerType(ty).width if isinstance(ty, ir.IntegerType) else (
@@ -31,7 +32,7 @@ def _shuffle(ctx: LoweringContext, value, offset: int):
         vec2 = ir.VectorType.get([2], i32)
         halves = ctx.value("llvm.bitcast", [value], vec2)
         parts = [ctx.value("llvm.extractelement", [halves, ctx.i32(i)], i32) for i in range(2)]
-        moved = [_shuffle(ctx, p, offset) for p in parts]
+        moved = [_shuffle(ctx, p, offset, kind) for p in parts]
         vec = ctx.value("llvm.mlir.poison", [], vec2)
         for i, p in enumerate(moved):
             vec = ctx.value("llvm.insertelement", [vec, p, ctx.i32(i)], vec2)
@@ -42,8 +43,9 @@ def _shuffle(ctx: LoweringContext, value, offset: int):
             if width != 32 or not isinstance(ty, ir.IntegerType) else value
         if width < 32:
             word = ctx.value("arith.extui", [word], i32)
-    moved = ctx.value("nvvm.shfl.sync", [ctx.i32(-1), word, ctx.i32(offset), ctx.i32(31)], i32,
-                      {"kind": ir.Attribute.parse("#nvvm<shfl_kind bfly>")})
+    clamp = 31 if kind == "bfly" else 0
+    moved = ctx.value("nvvm.shfl.sync", [ctx.i32(-1), word, ctx.i32(offset), ctx.i32(clamp)],
+                      i32, {"kind": ir.Attribute.parse(f"#nvvm<shfl_kind {kind}>")})
     if width < 32:
         moved = ctx.value("arith.trunci", [moved], ir.IntegerType.get_signless(width))
     if moved.type != ty:
@@ -139,10 +141,97 @@ def lower_reduce(ctx: LoweringContext, op) -> list:
     return _axis_reduce(ctx, op, axis)
 
 
+def _fold(ctx: LoweringContext, op, present, earlier: list, later: list) -> list:
+    """earlier ⊕ later where `present` (an i1, or True), else later."""
+    combined = _combine(ctx, op, earlier, later)
+    if present is True:
+        return combined
+    return [ctx.value("arith.select", [present, c, b], b.type) for c, b in zip(combined, later)]
+
+
+def _cmp_i32(ctx: LoweringContext, pred: int, a, b):
+    return ctx.value("arith.cmpi", [a, b], ir.IntegerType.get_signless(1),
+                     {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), pred)})
+
+
+def scan_1d_applies(ctx: LoweringContext, op) -> bool:
+    ty = op.operands[0].type
+    layout, shape = ctx.layout(ty), ctx.shape(ty)
+    return (len(shape) == 1 and not ir.BoolAttr(op.attributes["reverse"]).value
+            and layout.threads_per_warp[0] == 32 and shape[0] >= layout.tile(0))
+
+
+def _scan_1d(ctx: LoweringContext, op) -> list:
+    """Registers, then lanes (shfl.sync.up), then warps (shared memory), one tile at a time,
+    carrying the running total from tile to tile."""
+    ty = op.operands[0].type
+    layout = ctx.layout(ty)
+    spt, nw = layout.size_per_thread[0], layout.warps_per_cta[0]
+    regs = [ctx.get(v) for v in op.operands]
+    n_ops = len(regs)
+    lane_has_prefix = {d: _cmp_i32(ctx, 9, ctx.lane, ctx.i32(d)) for d in (1, 2, 4, 8, 16)}
+    is_last_lane = _cmp_i32(ctx, 0, ctx.lane, ctx.i32(31))
+    warp_has_prefix = _cmp_i32(ctx, 8, ctx.warp, ctx.i32(0))
+    outs: list[list] = [[] for _ in range(n_ops)]
+    carry = None
+    slot = max(8, max(_bytes(r[0].type) for r in regs))
+    for rep in range(len(regs[0]) // spt):
+        chunk = [[r[rep * spt + k] for r in regs] for k in range(spt)]
+        # 1. inside the thread
+        for k in range(1, spt):
+            chunk[k] = _combine(ctx, op, chunk[k - 1], chunk[k])
+        total = chunk[-1]
+        # 2. across the lanes of the warp (inclusive), then this lane's exclusive prefix
+        scanned = total
+        for d in (1, 2, 4, 8, 16):
+            moved = [_shuffle(ctx, v, d, "up") for v in scanned]
+            scanned = _fold(ctx, op, lane_has_prefix[d], moved, scanned)
+        prefix = [_shuffle(ctx, v, 1, "up") for v in scanned]
+        # 3. across warps: lane 31 publishes the warp's total
+        ctx.reserve_smem(n_ops * nw * slot)
+        ctx.barrier()
+        branch = ir.Operation.create("scf.if", results=[], operands=[is_last_lane], regions=2,
+                                     loc=ctx.loc, ip=ctx.ip)
+        saved = ctx.ip
+        ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+        for j, v in enumerate(scanned):
+            index = ctx.binop("arith.addi", ctx.i32(j * nw * slot // _bytes(v.type)), ctx.warp)
+            ctx.op("llvm.store", [v, ctx.smem_ptr(index, v.type)])
+        ctx.op("scf.yield", [])
+        ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+        ctx.op("scf.yield", [])
+        ctx.ip = saved
+        ctx.barrier()
+        totals = [[ctx.value("llvm.load", [ctx.smem_ptr(ctx.i32(j * nw * slot // _bytes(v.type)
+                                                                 + w), v.type)], v.type)
+                   for j, v in enumerate(scanned)] for w in range(nw)]
+        before_warp = totals[0]
+        for w in range(1, nw):
+            in_front = _cmp_i32(ctx, 8, ctx.warp, ctx.i32(w))  # ugt: warp w precedes this one
+            extended = _combine(ctx, op, before_warp, totals[w])
+            before_warp = [ctx.value("arith.select", [in_front, c, b], b.type)
+                           for c, b in zip(extended, before_warp)]
+        # 4. each element: carry ⊕ earlier warps ⊕ earlier lanes ⊕ own prefix
+        for k in range(spt):
+            value = _fold(ctx, op, lane_has_prefix[1], prefix, chunk[k])
+            value = _fold(ctx, op, warp_has_prefix, before_warp, value)
+            if carry is not None:
+                value = _combine(ctx, op, carry, value)
+            for j in range(n_ops):
+                outs[j].append(value[j])
+        rep_total = totals[0]
+        for w in range(1, nw):
+            rep_total = _combine(ctx, op, rep_total, totals[w])
+        carry = rep_total if carry is None else _combine(ctx, op, carry, rep_total)
+    return outs
+
+
 @lowering("tt.scan")
 def lower_scan(ctx: LoweringContext, op) -> list:
     """Inclusive scan: each element folds the elements from the start (or the end) up to
     itself, in order, from a shared-memory copy."""
+    if scan_1d_applies(ctx, op):
+        return _scan_1d(ctx, op)
     axis = ir.IntegerAttr(op.attributes["axis"]).value
     reverse = ir.BoolAttr(op.attributes["reverse"]).value
     srcs = list(op.operands)
