@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from corpus import KERNELS
 
 ORACLE = [k for k in KERNELS if not k.uses_dot and k.make_case and k.reference]
@@ -22,7 +21,6 @@ def poison(array: np.ndarray) -> None:
 @pytest.mark.parametrize("entry", ORACLE, ids=lambda k: k.name)
 def test_corpus_kernel_on_gpu(entry):
     import torch
-
     from test_corpus_interpreter import RAW_TORCH_VIEWS
 
     rng = np.random.default_rng(abs(hash(entry.name)) % 2**32)

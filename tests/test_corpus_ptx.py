@@ -1,9 +1,9 @@
 """Every corpus kernel without tl.dot compiles to PTX and passes ptxas for sm_80 and sm_90."""
 
 import pytest
+from corpus import KERNELS
 
 import tritonc
-from corpus import KERNELS
 
 NON_DOT = [k for k in KERNELS if not k.uses_dot]
 

@@ -30,7 +30,7 @@ def _string(ctx: LoweringContext, text: str):
 def _printable(ctx: LoweringContext, value, signed: bool, hex_: bool) -> tuple[str, object]:
     """(printf conversion, value widened as C varargs need)."""
     ty = value.type
-    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    i32 = ir.IntegerType.get_signless(32)
     if str(ty).startswith("!llvm.ptr"):
         return "%p", value
     if isinstance(ty, ir.IntegerType):
