@@ -1,0 +1,88 @@
+"""FileCheck of what the CUDA backend emits: the layouts chosen (TTGIR) and the PTX."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tritonc
+from tritonc.compiler import mlir_loader
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import kernels  # noqa: E402  (benchmarks/kernels.py: vector add, softmax, layer norm, ...)
+
+ADD = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n_elements": "i32"}
+SOFTMAX = {"out_ptr": "*fp32", "in_ptr": "*fp32", "in_stride": "i32", "out_stride": "i32",
+           "n_cols": "i32"}
+
+
+def filecheck(text: str, checks: str, tmp_path: Path) -> None:
+    check_file = tmp_path / "checks.txt"
+    check_file.write_text(checks)
+    done = subprocess.run([mlir_loader.llvm_tool("FileCheck"), str(check_file)], input=text,
+                          text=True, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_vector_add_layouts_and_128_bit_accesses(arch, tmp_path):
+    k = tritonc.compile(kernels.add_kernel, ADD, {"BLOCK_SIZE": 1024}, target=f"cuda:{arch}",
+                        divisible_by_16=set(ADD))
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.make_range"(){{.*}} -> tensor<1024xi32, #ttg.blocked<[4], [32], [4], [0]>>
+CHECK: "tt.load"{{.*}} -> tensor<1024xf32, #ttg.blocked<[4], [32], [4], [0]>>
+""", tmp_path)
+    filecheck(k.asm["ptx"], f"""
+CHECK: .target sm_{arch}
+CHECK: .visible .entry add_kernel(
+CHECK-COUNT-4: ld.global.v4.b32
+CHECK: add{{{{.*}}}}.f32
+CHECK-COUNT-2: st.global.v4.b32
+CHECK-NOT: .local
+""", tmp_path)
+    assert k.metadata["ptxas"]["stack_frame"] == 0
+    assert k.metadata["ptxas"]["spill_stores"] == 0
+
+
+def test_unaligned_size_falls_back_to_scalar_accesses(tmp_path):
+    k = tritonc.compile(kernels.add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        divisible_by_16={"x_ptr", "y_ptr", "out_ptr"})
+    filecheck(k.asm["ptx"], """
+CHECK-NOT: ld.global.v4
+CHECK: ld.global.b32
+""", tmp_path)
+
+
+def test_softmax_reduces_with_shuffles_and_approximate_exp(tmp_path):
+    k = tritonc.compile(kernels.softmax_kernel, SOFTMAX, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        divisible_by_16=set(SOFTMAX))
+    filecheck(k.asm["ptx"], """
+CHECK: ld.global.v4.b32
+CHECK: shfl.sync.bfly.b32
+CHECK: bar.sync
+CHECK: ex2.approx.f32
+CHECK: shfl.sync.bfly.b32
+CHECK: div.full.f32
+CHECK: st.global.v4.b32
+CHECK-NOT: .local
+""", tmp_path)
+    assert k.metadata["ptxas"]["spill_stores"] == 0
+
+
+def test_layer_norm_loop_loads_are_vectorised(tmp_path):
+    sig = {n: "*fp32" for n in ("X", "Y", "W", "B", "Mean", "Rstd")}
+    sig.update(stride="i32", N="i32", eps="fp32")
+    k = tritonc.compile(kernels.layer_norm_fwd, sig, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        divisible_by_16={n for n in sig if n != "eps"}, num_warps=8)
+    filecheck(k.asm["ttgir"], "CHECK: scf.for\nCHECK: scf.for\nCHECK: scf.for\n", tmp_path)
+    filecheck(k.asm["ptx"], "CHECK: ld.global.v4.b32\nCHECK: st.global.v4.b32\n", tmp_path)
+
+
+def test_cumsum_scans_with_shuffle_up(tmp_path):
+    k = tritonc.compile(kernels.cumsum_kernel, {"x_ptr": "*fp32", "out_ptr": "*fp32",
+                                                "stride": "i32", "n_cols": "i32"},
+                        {"BLOCK_SIZE": 256}, target="cuda:90")
+    filecheck(k.asm["ptx"], "CHECK: shfl.sync.up.b32\nCHECK: bar.sync\n", tmp_path)
