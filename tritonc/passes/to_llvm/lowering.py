@@ -87,6 +87,7 @@ def lower_module(module, num_warps: int) -> tuple[ir.Module, str, int]:
         blocks,
         control,
         debug,
+        dot,
         elementwise,
         fp_convert,
         memory,
