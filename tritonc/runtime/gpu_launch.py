@@ -6,7 +6,8 @@ integers `i32`/`i64`/`u64` by value (divisible by 16 when they are; a constexpr 
 equal to 1), floats `fp32`, bools `i1`; None and constexprs join the constexpr values.
 
 Two caches sit in front of the compiler: a dict per kernel keyed by the call's
-specialization (the hot path: one tuple built per launch), and the on-disk cache keyed
+specialization (in front of it, the generated hot path of `launch.py` keeps its own
+dict of launch entries, see `fast_entry`), and the on-disk cache keyed
 by a hash of the kernel's source and its @jit callees, the constexpr globals it reads,
 the specialization, the options, the target and the compiler version. A disk hit loads
 the cubin without importing MLIR.
@@ -16,7 +17,8 @@ from __future__ import annotations
 
 import ast
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from tritonc.language.core import constexpr
@@ -94,7 +96,8 @@ def _arg_key(value: Any) -> Any:
     if isinstance(value, bool):
         return ("b",)
     if isinstance(value, int):
-        return (value == 1, value % 16 == 0, -(2**31) <= value < 2**31)
+        return (value == 1, value % 16 == 0, -(2**31) <= value < 2**31,
+                -(2**63) <= value < 2**63)
     if isinstance(value, float):
         return ("f",)
     if isinstance(value, tuple):
@@ -131,6 +134,15 @@ class CompiledLaunch:
     runtime_params: list[str]
     num_warps: int
     metadata: dict
+    c_launcher: Any = field(default=None, repr=False, compare=False)  # built on first launch
+
+    def kernel_launcher(self) -> Any:
+        """The kernel's `c_launcher.KernelLauncher` (C extension, else ctypes), built once."""
+        if self.c_launcher is None:
+            from tritonc.runtime.c_launcher import KernelLauncher
+
+            self.c_launcher = KernelLauncher(self.launcher)
+        return self.c_launcher
 
 
 def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
@@ -170,10 +182,62 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     return CompiledLaunch(launcher, list(signature), num_warps, metadata)
 
 
-def _current_stream() -> int:
+class _NoTensor:
+    """Stands for torch.Tensor where torch is missing: no argument is exactly one."""
+
+
+def stream_functions() -> tuple[Callable[[int], int], Callable[[], int]]:
+    """(raw stream of a device, current device) from torch's C API, or slower stand-ins."""
     import torch
 
-    return torch.cuda.current_stream().cuda_stream
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    device = getattr(torch._C, "_cuda_getDevice", None)
+    if raw is not None and device is not None:
+        return raw, device
+    return (lambda _device: torch.cuda.current_stream().cuda_stream), (lambda: 0)
+
+
+def hot_path_functions() -> dict[str, Any]:
+    """What the generated launch functions (`launch.py`) read from torch: the tensor
+    class whose arguments they specialize inline, and the current-stream getters."""
+    try:
+        import torch
+    except ImportError:
+        return {"_tc_T": _NoTensor, "_tc_rs": lambda _device: _current_stream(),
+                "_tc_dev": lambda: 0}
+    raw, device = stream_functions()
+    return {"_tc_T": torch.Tensor, "_tc_rs": raw, "_tc_dev": device}
+
+
+def fast_entry(compiled: CompiledLaunch, names: tuple[str, ...]) -> tuple:
+    """The hot path's entry for one call shape: (raw launch, KernelLauncher, compiled).
+
+    `names` are the kernel's non-constexpr parameters, whose values the hot path passes
+    in order; those the specialization made constant become ignored slots."""
+    from tritonc.runtime.c_launcher import KernelLauncher
+
+    packer = getattr(compiled.launcher, "packer", None)
+    if packer is not None and len(packer.signature) == len(compiled.runtime_params):
+        types = dict(zip(compiled.runtime_params, packer.signature, strict=True))
+    else:
+        types = {name: "?" for name in compiled.runtime_params}
+    launcher = KernelLauncher(compiled.launcher, [types.get(name) for name in names])
+    return launcher.raw, launcher, compiled
+
+
+def _current_stream() -> int:
+    raw, device = stream_functions()
+    return raw(device())
+
+
+def _check_devices(fn, bound: dict[str, Any]) -> None:
+    """A clear error for a tensor argument that is not on a CUDA device."""
+    for name, value in bound.items():
+        device = getattr(value, "device", None)
+        if device is not None and getattr(device, "type", "cuda") != "cuda":
+            raise ValueError(f"argument {name!r} of {fn.__name__} is on {device}; a GPU "
+                             "launch needs CUDA tensors (or set TRITONC_INTERPRET=1 to run "
+                             "on the CPU)")
 
 
 def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
@@ -181,17 +245,13 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
     """Compile `fn` for this call's specialization (once) and launch it."""
     from tritonc.runtime.launch import normalize_grid
 
-    key = (tuple(_arg_key(v) for v in bound.values()), options.get("num_warps", 4),
-           options.get("num_stages", 3))
+    key = (tuple(("c", type(v).__name__, repr(v)) if p.is_constexpr else _arg_key(v)
+                 for p, v in zip(fn.params, bound.values(), strict=True)),
+           options.get("num_warps", 4), options.get("num_stages", 3))
     kernels = fn.__dict__.setdefault("_gpu_kernels", {})
     compiled = kernels.get(key)
     if compiled is None:
-        for name, value in bound.items():
-            device = getattr(value, "device", None)
-            if device is not None and getattr(device, "type", "cuda") != "cuda":
-                raise ValueError(f"argument {name!r} of {fn.__name__} is on {device}; a GPU "
-                                 "launch needs CUDA tensors (or set TRITONC_INTERPRET=1 to run "
-                                 "on the CPU)")
+        _check_devices(fn, bound)
         compiled = kernels[key] = _compile_and_load(fn, bound, options)
     if warmup:
         return compiled
@@ -202,5 +262,5 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
     stream = options.get("stream")
     if stream is None:
         stream = _current_stream()
-    compiled.launcher(normalize_grid(grid, bound), stream, *args)
+    compiled.kernel_launcher()(normalize_grid(grid, bound), stream, *args)
     return compiled

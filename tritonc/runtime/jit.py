@@ -108,6 +108,12 @@ class JITFunction:
                            f"{self.__name__}[grid](...) or call it from another @jit function")
 
     def __getitem__(self, grid):
+        launchers = self.__dict__.get("_grid_launchers")  # filled by make_launch
+        if launchers is not None:
+            try:
+                return launchers[grid]
+            except (KeyError, TypeError):
+                pass
         from tritonc.runtime.launch import make_launch
 
         return make_launch(self, grid)
