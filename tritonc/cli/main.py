@@ -1,4 +1,10 @@
-"""The `tritonc` command line: compile a kernel of a Python file to the stages you ask for.
+"""The `tritonc` command line: compile, inspect, list, cache, aot.
+
+    tritonc compile FILE.py:KERNEL -s SIG ...   stages of one kernel (+ a metadata .json)
+    tritonc inspect FILE.cubin | FILE.py:KERNEL registers, spills, shared memory, occupancy
+    tritonc list FILE.py                        the @jit kernels and their parameters
+    tritonc cache ls | clear                    the on-disk kernel cache
+    tritonc aot FILE.py:KERNEL ... -o DIR       a C header and source with a typed launcher
 
     tritonc compile examples/vector_add.py:add_kernel \\
         --signature '*fp32:16,*fp32:16,*fp32:16,i32' --constexpr BLOCK=1024 \\
@@ -11,101 +17,27 @@ prints the compiler's message (with the source line) and exits with status 1.
 
 from __future__ import annotations
 
-import importlib.util
+import json
 import os
-import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
+from tritonc.aot.spec import (
+    load_kernel,
+    parse_constexprs,
+    parse_signature,
+    parse_value,
+    require_constexprs,
+)
+from tritonc.cli.common import OneLineErrorGroup, UsageError, fail, write_atomic
+
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
+__all__ = ["STAGES", "UsageError", "load_kernel", "main", "parse_signature", "parse_value",
+           "write_atomic"]
 
 
-class UsageError(Exception):
-    """A bad command-line argument: reported in one line, exit status 2."""
-
-
-def _fail(message: str, status: int = 2) -> None:
-    click.echo(f"tritonc: error: {message}", err=True)
-    sys.exit(status)
-
-
-def load_kernel(spec: str):
-    """`path/to/file.py:kernel` -> the JITFunction `kernel` defined in that file."""
-    from tritonc.runtime.jit import JITFunction
-
-    path, sep, name = spec.rpartition(":")
-    if not sep or not path or not name:
-        raise UsageError(f"expected FILE.py:KERNEL, got {spec!r}")
-    if not os.path.isfile(path):
-        raise UsageError(f"no such file: {path}")
-    module_name = f"_tritonc_cli_{Path(path).stem}"
-    loader_spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[module_name] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except Exception as e:
-        raise UsageError(f"importing {path} failed: {type(e).__name__}: {e}") from e
-    kernel = getattr(module, name, None)
-    if not isinstance(kernel, JITFunction):
-        kernels = [k for k, v in vars(module).items() if isinstance(v, JITFunction)]
-        raise UsageError(f"{path} has no @jit kernel named {name!r} "
-                         f"(kernels: {', '.join(kernels) or 'none'})")
-    return kernel
-
-
-def parse_value(text: str) -> Any:
-    """A constexpr value from the command line: int, float, bool, or a string."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_signature(kernel, text: str, constexprs: dict[str, Any]):
-    """Map the comma list SIG onto the kernel's non-constexpr parameters.
-
-    Entries: `*fp16` (pointer), `*fp32:16` (pointer divisible by 16), `i32`, `i32:16`,
-    `i32:1` (equal to 1: becomes a constexpr), `fp32`, or a bare number (a constant).
-    """
-    from tritonc.compiler.frontend import parse_type
-
-    params = [p for p in kernel.params if p.name not in constexprs and not p.is_constexpr]
-    entries = [e.strip() for e in text.split(",")] if text.strip() else []
-    if len(entries) != len(params):
-        names = ", ".join(p.name for p in params)
-        raise UsageError(f"the signature has {len(entries)} entries but {kernel.__name__} has "
-                         f"{len(params)} runtime parameters ({names})")
-    signature, divisible = {}, set()
-    for p, entry in zip(params, entries):
-        ty, _, attr = entry.partition(":")
-        if attr not in ("", "16", "1"):
-            raise UsageError(f"bad specialization {entry!r} for {p.name}: use :16 or :1")
-        if ty.lstrip("-").replace(".", "", 1).isdigit():
-            constexprs[p.name] = parse_value(ty)
-            continue
-        try:
-            parse_type(ty)
-        except ValueError:
-            raise UsageError(f"unknown type {ty!r} for parameter {p.name} (expected e.g. *fp32, "
-                             "i32, i64, fp32)") from None
-        if attr == "1":
-            constexprs[p.name] = 1
-            continue
-        signature[p.name] = ty
-        if attr == "16":
-            divisible.add(p.name)
-    return signature, divisible
-
-
-@click.group()
+@click.group(cls=OneLineErrorGroup)
 def main() -> None:
     """tritonc: the Triton kernel language compiled on stock MLIR."""
 
@@ -129,15 +61,8 @@ def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_w
 
     try:
         kernel = load_kernel(kernel_spec)
-        constexprs = {}
-        for item in filter(None, (i.strip() for i in constexpr_text.split(","))):
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                raise UsageError(f"bad --constexpr entry {item!r}: expected NAME=VALUE")
-            if name not in kernel.arg_names:
-                raise UsageError(f"{kernel.__name__} has no parameter {name!r}")
-            constexprs[name] = parse_value(value)
-        sig, divisible = parse_signature(kernel, signature, constexprs)
+        spec = parse_signature(kernel, signature, parse_constexprs(kernel, constexpr_text))
+        sig, constexprs, divisible = spec.signature, spec.constexprs, spec.divisible
         stages = [s.strip() for s in emit.split(",") if s.strip()]
         unknown = [s for s in stages if s not in STAGES]
         if unknown:
@@ -149,8 +74,9 @@ def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_w
             raise UsageError(str(e)) from None
         if num_warps not in (1, 2, 4, 8, 16, 32):
             raise UsageError(f"--num-warps must be a power of two up to 32, not {num_warps}")
+        require_constexprs(kernel, spec)
     except UsageError as e:
-        _fail(str(e))
+        fail(str(e))
     from tritonc.compiler.compiler import compile as compile_kernel
 
     needs_backend = any(s != "ttir" for s in stages)
@@ -158,18 +84,32 @@ def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_w
         compiled = compile_kernel(kernel, sig, constexprs, target if needs_backend else "ttir",
                                   divisible, num_warps, num_stages)
     except CompilationError as e:
-        _fail(str(e), status=1)
+        fail(str(e), status=1)
     except NotImplementedError as e:
-        _fail(str(e), status=1)
+        fail(str(e), status=1)
     os.makedirs(out_dir, exist_ok=True)
     suffix = f".sm_{arch}" if arch else ""
     for stage in stages:
         data = compiled.asm[stage]
         path = Path(out_dir) / f"{kernel.__name__}{suffix}.{stage}"
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
-        os.replace(tmp, path)
+        write_atomic(path, data)
         click.echo(str(path))
+    if arch:  # the sidecar that `tritonc inspect FILE.cubin` reads
+        path = Path(out_dir) / f"{kernel.__name__}{suffix}.json"
+        write_atomic(path, json.dumps(compiled.metadata, indent=1, default=repr) + "\n")
+        click.echo(str(path))
+
+
+def _register_commands() -> None:
+    from tritonc.cli import aot_cmd, cache_cmd, inspect_cmd
+
+    main.add_command(inspect_cmd.inspect_command)
+    main.add_command(inspect_cmd.list_command)
+    main.add_command(cache_cmd.cache_group)
+    main.add_command(aot_cmd.aot_command)
+
+
+_register_commands()
 
 
 if __name__ == "__main__":
