@@ -6,7 +6,6 @@ from corpus import KERNELS
 import tritonc
 
 
-
 @pytest.mark.parametrize("arch", [80, 90])
 @pytest.mark.parametrize("entry", KERNELS, ids=lambda k: k.name)
 def test_compiles_through_ptxas(entry, arch):

@@ -2,7 +2,8 @@
 
 Layouts are IRDL attributes used as tensor encodings, e.g.
 `tensor<1024xf32, #ttg.blocked<[4], [32], [4], [0]>>`: size per thread, threads per
-warp, warps per CTA and the order of dimensions, fastest first.
+warp, warps per CTA and the order of dimensions, fastest first. `#ttg.mma<[2, 2]>` is the
+accumulator layout of the tensor-core instruction `mma.sync.m16n8k16`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ ATTRS = [
         kind="attribute",
     ),
     TypeDef("slice", ("dim", "parent"), kind="attribute"),
+    # the accumulator layout of mma.sync m16n8: `#ttg.mma<[warps along M, warps along N]>`
+    TypeDef("mma", ("warps_per_cta",), kind="attribute"),
 ]
 
 OPS = [

@@ -1,6 +1,7 @@
 """The CUDA pipeline, stage by stage: ttir -> ttgir -> llir -> ptx -> cubin.
 
-    ttgir  passes.ttgir.assign_layouts: a blocked layout on every tensor
+    ttgir  passes.ttgir.assign_layouts: a blocked layout on every tensor;
+           passes.ttgir.mma_layouts: fp16/bf16 dot accumulators in the mma layout
     llir   passes.to_llvm.lowering: per-thread gpu/arith/scf/llvm/nvvm code, then the
            upstream MLIR conversions and gpu-module-to-binary (llvm_to_ptx.py): LLVM IR
     ptx    llvmlite: libdevice when needed, O3, the NVPTX target for sm_XX
@@ -13,11 +14,13 @@ from tritonc.backends.cuda.llvm_to_ptx import llvm_module_to_ptx
 from tritonc.backends.cuda.ptxas import compile_ptx
 from tritonc.passes.to_llvm.lowering import lower_module
 from tritonc.passes.ttgir.assign_layouts import assign_layouts
+from tritonc.passes.ttgir.mma_layouts import assign_mma_layouts
 
 
 def make_ttgir(module, kernel, arch: int):
-    """TTIR -> TTGIR, in place."""
+    """TTIR -> TTGIR, in place: default layouts, then the tensor-core accumulators."""
     assign_layouts(module, kernel.metadata["num_warps"])
+    assign_mma_layouts(module, kernel.metadata["num_warps"])
     return module
 
 

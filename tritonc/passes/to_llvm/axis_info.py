@@ -29,6 +29,13 @@ class AxisInfo:
     contiguity: int = 1
     divisibility: int = 1
     constancy: int = 1
+    value: int | None = None  # set for integer constants (scalars and splats)
+
+
+def meet(a: AxisInfo, b: AxisInfo) -> AxisInfo:
+    """What holds for both (a loop-carried value: its initial and its next value)."""
+    return AxisInfo(gcd(a.contiguity, b.contiguity), gcd(a.divisibility, b.divisibility),
+                    gcd(a.constancy, b.constancy), a.value if a.value == b.value else None)
 
 
 def _pow2_factor(v: int) -> int:
@@ -77,6 +84,15 @@ class AxisAnalysis:
             # the induction variable: lb + k * step
             lb, step = self.get(parent.operands[0]), self.get(parent.operands[2])
             return AxisInfo(1, gcd(lb.divisibility, step.divisibility), 1)
+        if parent is not None and parent.name == "scf.for":
+            # a loop-carried value: assume its initial value's facts, check them against
+            # the value the loop yields, and keep what holds for both
+            index = value.arg_number - 1
+            init = self.get(parent.operands[3 + index])
+            self.cache[value] = init
+            body = parent.regions[0].blocks[0]
+            terminator = list(body.operations)[-1]
+            return meet(init, self.get(terminator.operands[index]))
         if parent is not None and parent.name == "func.func" and "arg_attrs" in parent.attributes:
             attrs = ir.ArrayAttr(parent.attributes["arg_attrs"])[value.arg_number]
             attrs = ir.DictAttr(attrs)
@@ -99,7 +115,7 @@ class AxisAnalysis:
                     contig = max(contig, v)
                 else:
                     const = max(const, v)
-        return AxisInfo(contig, div, const)
+        return AxisInfo(contig, div, const, info.value)
 
     def _from_op(self, op, value, n: int) -> AxisInfo:
         name = op.name
@@ -109,15 +125,16 @@ class AxisAnalysis:
             return AxisInfo(n, _pow2_factor(start), 1)
         if name == "arith.constant":
             attr = op.attributes["value"]
-            if isinstance(attr, ir.DenseElementsAttr):
+            if isinstance(value.type, ir.RankedTensorType):
                 attr = ir.DenseElementsAttr(attr).get_splat_value()
             if isinstance(attr, ir.IntegerAttr):
-                return AxisInfo(1, _pow2_factor(ir.IntegerAttr(attr).value), n)
+                v = ir.IntegerAttr(attr).value
+                return AxisInfo(1, _pow2_factor(v), n, v)
             return AxisInfo(1, 1, n)
         if name in ("tt.splat", "tt.broadcast"):
             src = self.get(ops[0])
             if name == "tt.splat" or _last(ops[0].type) == 1:
-                return AxisInfo(1, src.divisibility, n)
+                return AxisInfo(1, src.divisibility, n, src.value)
             return src
         if name == "tt.expand_dims":
             src = self.get(ops[0])
@@ -136,8 +153,17 @@ class AxisAnalysis:
             a, b = self.get(ops[0]), self.get(ops[1])
             return AxisInfo(gcd(a.contiguity, b.constancy), gcd(a.divisibility, b.divisibility),
                             gcd(a.constancy, b.constancy))
+        if name in ("arith.remsi", "arith.remui"):
+            # (x % m) keeps runs of x that do not cross a multiple of m
+            a, b = self.get(ops[0]), self.get(ops[1])
+            return AxisInfo(gcd(a.contiguity, b.divisibility), gcd(a.divisibility, b.divisibility),
+                            gcd(a.constancy, b.constancy) if b.constancy > 1 else 1)
         if name == "arith.muli":
             a, b = self.get(ops[0]), self.get(ops[1])
+            if b.value == 1:
+                return a
+            if a.value == 1:
+                return b
             div = min(a.divisibility * b.divisibility, MAX_DIVISIBILITY)
             return AxisInfo(1, div, gcd(a.constancy, b.constancy))
         if name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select",

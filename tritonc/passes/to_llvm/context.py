@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tritonc.compiler import mlir_loader
-from tritonc.passes.ttgir.layouts import BlockedLayout
+from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout, parse_layout
 
 ir = mlir_loader.load()
 
@@ -62,8 +62,8 @@ class LoweringContext:
     def is_tensor(ty) -> bool:
         return isinstance(ty, ir.RankedTensorType)
 
-    def layout(self, ty) -> BlockedLayout:
-        return BlockedLayout.parse(str(ir.RankedTensorType(ty).encoding))
+    def layout(self, ty) -> BlockedLayout | MmaLayout:
+        return parse_layout(str(ir.RankedTensorType(ty).encoding))
 
     @staticmethod
     def shape(ty) -> tuple[int, ...]:
@@ -168,7 +168,7 @@ class LoweringContext:
             self.ip = self.entry_ip
             parts: list = [None] * layout.rank
             for ident, strides in ((self.lane, layout.lane_strides()),
-                                   (self.warp, layout.warp_strides())):
+                                   (self.warp, layout.warp_strides(shape))):
                 for bit, (d, stride) in enumerate(strides):
                     on = self.binop("arith.andi", self.binop("arith.shrui", ident, self.i32(bit)),
                                     self.i32(1))
@@ -201,7 +201,7 @@ class LoweringContext:
         layout, shape = self.layout(ty), self.shape(ty)
         copies = []
         for ident, strides in ((self.lane, layout.lane_strides()),
-                               (self.warp, layout.warp_strides())):
+                               (self.warp, layout.warp_strides(shape))):
             for bit, (d, stride) in enumerate(strides):
                 if stride >= shape[d]:
                     copies.append((ident, bit))

@@ -68,7 +68,7 @@ def _full_reduce_1d(ctx: LoweringContext, op) -> list:
             continue
         acc = _combine(ctx, op, acc, [_shuffle(ctx, a, 1 << bit) for a in acc])
     # 3. warps holding distinct elements, through shared memory
-    distinct_warps = [bit for bit, (_, s) in enumerate(layout.warp_strides()) if s < shape[0]]
+    distinct_warps = [bit for bit, (_, s) in enumerate(layout.warp_strides(shape)) if s < shape[0]]
     if not distinct_warps:
         return [[a] for a in acc]
     n_warps = ctx.num_warps

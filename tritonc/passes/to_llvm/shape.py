@@ -117,9 +117,6 @@ def same_placement(ctx: LoweringContext, src_ty, dst_ty) -> bool:
     src_l, dst_l = ctx.layout(src_ty), ctx.layout(dst_ty)
     src_s, dst_s = ctx.shape(src_ty), ctx.shape(dst_ty)
 
-    def linear(layout, shape, offsets_of_bits):
-        return offsets_of_bits(layout, shape)
-
     def placement(layout, shape):
         # linear index of each register offset and of each lane / warp bit
         def lin(coord):
@@ -131,7 +128,7 @@ def same_placement(ctx: LoweringContext, src_ty, dst_ty) -> bool:
 
         regs = [lin(o) for o in layout.register_offsets(shape)]
         bits = []
-        for d, s in layout.lane_strides() + layout.warp_strides():
+        for d, s in layout.lane_strides() + layout.warp_strides(shape):
             c = [0] * len(shape)
             c[d] = s
             bits.append(lin(c) if s < shape[d] else None)

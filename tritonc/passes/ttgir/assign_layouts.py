@@ -6,7 +6,9 @@ After (num_warps = 4):
     %0 = "tt.make_range"() {end = 1024 : i32, start = 0 : i32}
          : () -> tensor<1024xi32, #ttg.blocked<[8], [32], [4], [0]>>
 
-Tensors of one shape share one layout, so elementwise ops never move data; ops that
+Tensors of one shape share one layout, so elementwise ops never move data. A thread holds
+16 bytes' worth of the narrowest type loaded or stored with that shape (4 fp32, 8 fp16)
+along the last dimension, so its accesses can be 128 bits wide. Ops that
 change the shape (expand_dims, broadcast, reshape, reductions, ...) convert between the
 layouts of their operands and results when they are lowered.
 Option: `num_warps` (threads per program / 32).
@@ -16,14 +18,37 @@ from __future__ import annotations
 
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
+_BYTES = {"i1": 1, "i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "i64": 8,
+          "f64": 8}
 
-def _with_layout(ir, ty, num_warps: int):
+
+def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
+    """For each shape, how many elements make 16 bytes of the narrowest type that is
+    loaded or stored with that shape (4 when nothing is)."""
+    widths: dict[tuple[int, ...], int] = {}
+
+    def visit(op):
+        if op.name in ("tt.load", "tt.store"):
+            value = op.results[0] if op.name == "tt.load" else op.operands[1]
+            if isinstance(value.type, ir.RankedTensorType):
+                t = ir.RankedTensorType(value.type)
+                nbytes = _BYTES.get(str(t.element_type), 1 if "f8" in str(t.element_type) else 4)
+                shape = tuple(t.shape)
+                widths[shape] = max(widths.get(shape, 4), 16 // nbytes)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return widths
+
+
+def _with_layout(ir, ty, num_warps: int, widths: dict):
     if not isinstance(ty, ir.RankedTensorType):
         return None
     tensor = ir.RankedTensorType(ty)
     if tensor.encoding is not None:
         return None
-    layout = BlockedLayout.default(tuple(tensor.shape), num_warps)
+    shape = tuple(tensor.shape)
+    layout = BlockedLayout.default(shape, num_warps, widths.get(shape, 4))
     return ir.RankedTensorType.get(tensor.shape, tensor.element_type,
                                    ir.Attribute.parse(layout.attr_text()))
 
@@ -34,18 +59,22 @@ def assign_layouts(module, num_warps: int) -> None:
 
     def visit(op):
         for result in op.results:
-            new = _with_layout(ir, result.type, num_warps)
+            new = _with_layout(ir, result.type, num_warps, widths)
             if new is not None:
                 result.set_type(new)
+                if op.name == "arith.constant":
+                    splat = ir.DenseElementsAttr(op.attributes["value"]).get_splat_value()
+                    op.attributes["value"] = ir.DenseElementsAttr.get_splat(new, splat)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.arguments:
-                    new = _with_layout(ir, arg.type, num_warps)
+                    new = _with_layout(ir, arg.type, num_warps, widths)
                     if new is not None:
                         arg.set_type(new)
         return ir.WalkResult.ADVANCE
 
     with module.context, ir.Location.unknown():
+        widths = _access_widths(ir, module)
         module.operation.walk(visit)
         _fix_function_types(ir, module)
 

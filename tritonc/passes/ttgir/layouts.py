@@ -117,7 +117,7 @@ class BlockedLayout:
         """(dimension, element stride) that each lane-id bit moves a thread's base by."""
         return self._bit_strides(self.threads_per_warp, lambda d: self.size_per_thread[d])
 
-    def warp_strides(self) -> list[tuple[int, int]]:
+    def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
         """(dimension, element stride) that each warp-id bit moves a thread's base by."""
         return self._bit_strides(self.warps_per_cta,
                                  lambda d: self.size_per_thread[d] * self.threads_per_warp[d])
@@ -136,3 +136,88 @@ class BlockedLayout:
     def vector_width(self) -> int:
         """Consecutive registers that are consecutive elements of the fastest dimension."""
         return self.size_per_thread[self.order[0]]
+
+
+@dataclass(frozen=True)
+class MmaLayout:
+    """The accumulator layout of `mma.sync.aligned.m16n8k16` (and m16n8k8/k32).
+
+    A warp owns 16 x 8 tiles: lane = 4 * group + t holds rows `group` and `group + 8`,
+    columns `2t` and `2t + 1` (registers c0..c3). `warps_per_cta = [wm, wn]` tiles the
+    warps over M then N; each warp repeats its 16 x 8 tile over its M/wm x N/wn block.
+    """
+
+    warps_per_cta: tuple[int, int]
+
+    @staticmethod
+    def parse(text: str) -> MmaLayout:
+        wm, wn = (int(x) for x in re.findall(r"\d+", text))
+        return MmaLayout((wm, wn))
+
+    def attr_text(self) -> str:
+        return f"#ttg.mma<[{self.warps_per_cta[0]}, {self.warps_per_cta[1]}]>"
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    @property
+    def vector_width(self) -> int:
+        return 2
+
+    def tile(self, d: int) -> int:
+        return (16, 8)[d] * self.warps_per_cta[d]
+
+    def warp_block(self, shape: tuple[int, ...]) -> tuple[int, int]:
+        return shape[0] // self.warps_per_cta[0], shape[1] // self.warps_per_cta[1]
+
+    def num_registers(self, shape: tuple[int, ...]) -> int:
+        bm, bn = self.warp_block(shape)
+        return (bm // 16) * (bn // 8) * 4
+
+    def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Tile (i, j) of the warp's block, then c0..c3 within it."""
+        bm, bn = self.warp_block(shape)
+        out = []
+        for i in range(bm // 16):
+            for j in range(bn // 8):
+                for row, col in ((0, 0), (0, 1), (8, 0), (8, 1)):
+                    out.append((i * 16 + row, j * 8 + col))
+        return out
+
+    def lane_strides(self) -> list[tuple[int, int]]:
+        return [(1, 2), (1, 4), (0, 1), (0, 2), (0, 4)]
+
+    def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
+        """(dimension, element stride) of each warp-id bit: warps step by their block."""
+        bm, bn = self.warp_block(shape)
+        out = []
+        for d, (count, block) in enumerate(zip(self.warps_per_cta, (bm, bn))):
+            k = 0
+            while (1 << k) < count:
+                out.append((d, block << k))
+                k += 1
+        return out
+
+    @staticmethod
+    def for_dot(m: int, n: int, num_warps: int) -> MmaLayout | None:
+        """The split of the warps over M and N that needs the fewest fragment registers
+        per thread (A: 4 per 16 rows of the warp's block, B: 2 per 8 columns); None when
+        no split tiles the shape without copies."""
+        best = None
+        wm = 1
+        while wm <= num_warps:
+            wn = num_warps // wm
+            if m % (16 * wm) == 0 and n % (8 * wn) == 0:
+                cost = (m // wm) // 16 * 4 + (n // wn) // 8 * 2
+                if best is None or cost < best[0]:
+                    best = (cost, wm, wn)
+            wm *= 2
+        return MmaLayout((best[1], best[2])) if best else None
+
+
+def parse_layout(text: str) -> BlockedLayout | MmaLayout:
+    """The layout of a printed `#ttg.blocked<...>` or `#ttg.mma<...>` encoding."""
+    if text.startswith("#ttg.mma"):
+        return MmaLayout.parse(text)
+    return BlockedLayout.parse(text)

@@ -1,0 +1,142 @@
+"""mma-layouts: fp16/bf16 `tt.dot`s accumulate in the tensor-core (mma) layout.
+
+Before:
+    %acc = scf.for ... iter_args(%c = %zero) -> (tensor<128x128xf32, #blocked>) {
+      %d = "tt.dot"(%a, %b, %c) : (...) -> tensor<128x128xf32, #blocked>
+      scf.yield %d
+    }
+    %out = arith.truncf %acc
+After (num_warps = 4):
+    %acc = scf.for ... iter_args(%c = %zero) -> (tensor<128x128xf32, #ttg.mma<[4, 1]>>) {
+      %d = "tt.dot"(%a, %b, %c) : (...) -> tensor<128x128xf32, #ttg.mma<[4, 1]>>
+      scf.yield %d
+    }
+    %cvt = "ttg.convert_layout"(%acc) : (... #ttg.mma ...) -> tensor<128x128xf32, #blocked>
+    %out = arith.truncf %cvt
+
+The accumulator keeps the mma layout across the loop (its zero constant, the loop's
+iteration argument and result); every other user sees the blocked layout through one
+`ttg.convert_layout`, which moves the data through shared memory.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.ttgir.layouts import MmaLayout
+
+MMA_OPERANDS = ("f16", "bf16")
+
+
+def _tensor(ir, ty):
+    return ir.RankedTensorType(ty)
+
+
+def _with_encoding(ir, ty, text: str):
+    t = _tensor(ir, ty)
+    return ir.RankedTensorType.get(t.shape, t.element_type, ir.Attribute.parse(text))
+
+
+def _dots(module) -> list:
+    found = []
+
+    def visit(op):
+        if op.name == "tt.dot":
+            found.append(op)
+        return __import__("mlir.ir", fromlist=["WalkResult"]).WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def _eligible(ir, op, num_warps: int) -> MmaLayout | None:
+    a, b, c = op.operands
+    ta, tc = _tensor(ir, a.type), _tensor(ir, c.type)
+    if len(ta.shape) != 2 or str(ta.element_type) not in MMA_OPERANDS:
+        return None
+    if str(_tensor(ir, b.type).element_type) != str(ta.element_type):
+        return None
+    if str(tc.element_type) != "f32" or ta.shape[1] % 16:
+        return None
+    return MmaLayout.for_dot(tc.shape[0], tc.shape[1], num_warps)
+
+
+def _retype_constant(ir, value, text: str) -> bool:
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return False
+    if len(list(value.uses)) != 1:
+        return False
+    attr = ir.DenseElementsAttr(owner.attributes["value"])
+    new_ty = _with_encoding(ir, value.type, text)
+    owner.attributes["value"] = ir.DenseElementsAttr.get_splat(new_ty, attr.get_splat_value())
+    value.set_type(new_ty)
+    return True
+
+
+def _convert_before(ir, user, value, ty):
+    op = ir.Operation.create("ttg.convert_layout", results=[ty], operands=[value],
+                             loc=user.location, ip=ir.InsertionPoint(user))
+    return op.results[0]
+
+
+def _convert_users(ir, value, blocked_ty, keep) -> None:
+    """Give every user of `value` except those in `keep` one blocked copy of it, made
+    right after `value` is defined."""
+    uses = [u for u in value.uses if not any(u.owner == k for k in keep)]
+    if not uses:
+        return
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        ip, loc = ir.InsertionPoint.at_block_begin(owner), uses[0].owner.location
+    else:
+        ip, loc = ir.InsertionPoint.after(owner), owner.location
+    copy = ir.Operation.create("ttg.convert_layout", results=[blocked_ty], operands=[value],
+                               loc=loc, ip=ip).results[0]
+    for use in uses:
+        use.owner.operands[use.operand_number] = copy
+
+
+def assign_mma_layouts(module, num_warps: int) -> None:
+    """Apply the rewrite above to every eligible `tt.dot` of `module`."""
+    from mlir import ir
+
+    with module.context, ir.Location.unknown():
+        for dot in _dots(module):
+            layout = _eligible(ir, dot, num_warps)
+            if layout is None:
+                continue
+            text = layout.attr_text()
+            result = dot.results[0]
+            blocked_ty = result.type
+            mma_ty = _with_encoding(ir, blocked_ty, text)
+            acc = dot.operands[2]
+            result.set_type(mma_ty)
+            keep = []
+            owner = acc.owner
+            if _retype_constant(ir, acc, text):
+                pass
+            elif isinstance(owner, ir.Block) and owner.owner is not None and \
+                    owner.owner.name == "scf.for" and _carried_by(ir, owner.owner, acc, dot):
+                loop = owner.owner
+                index = acc.arg_number - 1
+                init = loop.operands[3 + index]
+                if not _retype_constant(ir, init, text):
+                    loop.operands[3 + index] = _convert_before(ir, loop, init, mma_ty)
+                acc.set_type(mma_ty)
+                loop.results[index].set_type(mma_ty)
+                _convert_users(ir, acc, blocked_ty, [dot])
+                _convert_users(ir, loop.results[index], blocked_ty, [])
+                keep.append(_yield_of(loop))
+            else:
+                dot.operands[2] = _convert_before(ir, dot, acc, mma_ty)
+            _convert_users(ir, result, blocked_ty, keep)
+
+
+def _yield_of(loop):
+    return loop.regions[0].blocks[0].operations[len(loop.regions[0].blocks[0].operations) - 1]
+
+
+def _carried_by(ir, loop, arg, dot) -> bool:
+    """Whether the loop yields `dot`'s result in the position of iteration argument `arg`."""
+    terminator = _yield_of(loop)
+    index = arg.arg_number - 1
+    return terminator.operands[index] == dot.results[0]
