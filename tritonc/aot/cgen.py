@@ -166,6 +166,7 @@ def _variant_source(name: str, index: int, variant: Variant, proto_args: str) ->
     out.append(f"static const tritonc_image {name}_v{index}_images[] = {{\n"
                + "\n".join(entries) + "\n};")
     kernel_args = list(variant.spec.signature)
+    unused = "".join(f"  (void){n};\n" for n in variant.spec.fixed)
     if kernel_args:
         params = f"  void *params[] = {{{', '.join('&' + a for a in kernel_args)}}};"
     else:
@@ -178,7 +179,7 @@ static CUresult {name}_v{index}(CUstream stream, unsigned int gx, unsigned int g
   CUresult err = {name}_get({index}, {name}_v{index}_images,
       (int)(sizeof({name}_v{index}_images) / sizeof(tritonc_image)), &k);
   if (err != CUDA_SUCCESS) return err;
-{params}
+{unused}{params}
   return cuLaunchKernel(k->function, gx, gy, gz, k->image->threads, 1, 1, k->image->shared,
                         stream, params, NULL);
 }}
@@ -209,20 +210,20 @@ typedef struct {{
 static tritonc_loaded {name}_loaded[{nvariants}][{max_ctx}];
 static pthread_mutex_t {name}_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int64_t tritonc_div(int64_t a, int64_t b, int *bad) {{
+static inline int64_t tritonc_div(int64_t a, int64_t b, int *bad) {{
   if (b == 0) {{ *bad = 1; return 0; }}
   return a / b;
 }}
-static int64_t tritonc_mod(int64_t a, int64_t b, int *bad) {{
+static inline int64_t tritonc_mod(int64_t a, int64_t b, int *bad) {{
   if (b == 0) {{ *bad = 1; return 0; }}
   return a % b;
 }}
-static int64_t tritonc_cdiv(int64_t a, int64_t b, int *bad) {{
+static inline int64_t tritonc_cdiv(int64_t a, int64_t b, int *bad) {{
   if (b == 0) {{ *bad = 1; return 0; }}
   return (a + b - 1) / b;
 }}
-static int64_t tritonc_min(int64_t a, int64_t b) {{ return a < b ? a : b; }}
-static int64_t tritonc_max(int64_t a, int64_t b) {{ return a > b ? a : b; }}
+static inline int64_t tritonc_min(int64_t a, int64_t b) {{ return a < b ? a : b; }}
+static inline int64_t tritonc_max(int64_t a, int64_t b) {{ return a > b ? a : b; }}
 
 /* The cubin for the current device: its own sm, else the newest older minor of the
  * same major (a cubin runs on later minors of its major only). */
