@@ -145,16 +145,11 @@ class CompiledLaunch:
         return self.c_launcher
 
 
-def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
-    from tritonc.runtime.driver import get_driver
-
-    driver = get_driver()
-    driver.current_context()
-    major, minor = driver.device_attributes().compute_capability
-    arch = major * 10 + minor
-    num_warps = options.get("num_warps", 4)
-    num_stages = options.get("num_stages", 3)
-    signature, constexprs, divisible = specialize(fn, bound)
+def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
+                    divisible: set[str], num_warps: int, num_stages: int,
+                    arch: int) -> dict[str, bytes]:
+    """The cubin and metadata of one specialization: from the on-disk cache, else compiled
+    (and stored). A hit reads two files and never imports MLIR."""
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
     key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, str(num_warps),
@@ -166,11 +161,22 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
 
         kernel = compile_kernel(fn, signature, constexprs, f"cuda:{arch}", divisible,
                                 num_warps, num_stages)
-        metadata = {k: v for k, v in kernel.metadata.items() if k != "ptxas"}
-        metadata["ptxas"] = kernel.metadata.get("ptxas", {})
         entry = {"kernel.cubin": kernel.asm["cubin"],
-                 "metadata.json": json.dumps(metadata).encode()}
+                 "metadata.json": json.dumps(kernel.metadata).encode()}
         cache.put(key, entry)
+    return entry
+
+
+def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
+    from tritonc.runtime.driver import get_driver
+
+    driver = get_driver()
+    driver.current_context()
+    major, minor = driver.device_attributes().compute_capability
+    num_warps = options.get("num_warps", 4)
+    signature, constexprs, divisible = specialize(fn, bound)
+    entry = compiled_binary(fn, signature, constexprs, divisible, num_warps,
+                            options.get("num_stages", 3), major * 10 + minor)
     metadata = json.loads(entry["metadata.json"])
     module = driver.load_module(entry["kernel.cubin"], fn.__name__)
     function = driver.get_function(module, fn.__name__)
