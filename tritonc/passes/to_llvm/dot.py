@@ -63,29 +63,45 @@ def _mma(ctx: LoweringContext, op) -> list:
     log_wm = wm.bit_length() - 1
     warp_m = ctx.binop("arith.andi", ctx.warp, ctx.i32(wm - 1))
     warp_n = _cmp_free_shift(ctx, ctx.warp, log_wm)
-    group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
-    pair = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)), ctx.i32(2))
-    row0 = ctx.binop("arith.addi", ctx.binop("arith.muli", warp_m, ctx.i32(bm)), group)
-    col0 = ctx.binop("arith.addi", ctx.binop("arith.muli", warp_n, ctx.i32(bn)), group)
 
-    def a_word(row_off: int, col_off: int, kk: int):
-        # two consecutive halves of a row of A: one aligned 32-bit load
-        row = ctx.binop("arith.addi", row0, ctx.i32(row_off))
-        col = ctx.binop("arith.addi", pair, ctx.i32(kk * 16 + col_off))
-        index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(k_dim // 2)),
-                          ctx.binop("arith.shrui", col, ctx.i32(1)))
-        return ctx.value("llvm.load", [ctx.smem_ptr(index, i32, staged_a.offset)], i32)
+    lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
+    lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
+                          ctx.i32(8))
+    warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(bm))
+    warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
 
-    def b_half(k_off: int, n_off: int, kk: int):
-        k = ctx.binop("arith.addi", pair, ctx.i32(kk * 16 + k_off))
-        n = ctx.binop("arith.addi", col0, ctx.i32(n_off))
-        index = ctx.binop("arith.addi", ctx.binop("arith.muli", k, ctx.i32(n_dim)), n)
-        bits = ctx.value("llvm.load", [ctx.smem_ptr(index, i16, staged_b.offset)], i16)
-        return ctx.value("arith.extui", [bits], i32)
+    def shared_address(staged, row, col, row_len: int):
+        index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
+        ptr = ctx.smem_ptr(index, i16, staged.offset)
+        return ctx.value("llvm.ptrtoint", [ptr], i32)
 
-    def b_word(k_off: int, n_off: int, kk: int):
-        lo, hi = b_half(k_off, n_off, kk), b_half(k_off + 1, n_off, kk)
-        return ctx.binop("arith.ori", lo, ctx.binop("arith.shli", hi, ctx.i32(16)))
+    def ldmatrix(address, count: int, trans: bool) -> list:
+        regs = ", ".join(f"${i}" for i in range(count))
+        asm = (f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if trans else ''}.shared.b16 "
+               f"{{{regs}}}, [${count}];")
+        ty = ir.Type.parse(f"!llvm.struct<({', '.join(['i32'] * count)})>")
+        out = ctx.value("llvm.inline_asm", [address], ty, {
+            "asm_string": ir.StringAttr.get(asm),
+            "constraints": ir.StringAttr.get(",".join(["=r"] * count + ["r"])),
+            "has_side_effects": ir.UnitAttr.get()})
+        return [ctx.value("llvm.extractvalue", [out], i32,
+                          {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
+
+    def a_fragment(i: int, kk: int) -> list:
+        # lanes 0-15 address rows 0-15 at column 0 of the 16 x 16 slice, lanes 16-31 the
+        # same rows at column 8: the four 8 x 8 matrices are a0..a3 of mma's A operand
+        row = ctx.binop("arith.addi", warp_row, ctx.binop("arith.addi", lane_row,
+                                                          ctx.i32(i * 16)))
+        col = ctx.binop("arith.addi", lane_col8, ctx.i32(kk * 16))
+        return ldmatrix(shared_address(staged_a, row, col, k_dim), 4, False)
+
+    def b_fragments(j: int, kk: int) -> list:
+        # transposed loads of rows k (16 of them) of columns n .. n + 7 of tile j (lanes
+        # 0-15) and of tile j + 1 (lanes 16-31): b0, b1 of tile j, then of tile j + 1
+        k = ctx.binop("arith.addi", lane_row, ctx.i32(kk * 16))
+        n = ctx.binop("arith.addi", warp_col, ctx.binop("arith.addi", lane_col8,
+                                                        ctx.i32(j * 8)))
+        return ldmatrix(shared_address(staged_b, k, n, n_dim), 4, True)
 
     accs = list(ctx.get(c))
     n_tiles = bn // 8
@@ -93,9 +109,11 @@ def _mma(ctx: LoweringContext, op) -> list:
            "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
     struct = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
     for kk in range(k_dim // 16):
-        a_frags = [[a_word(i * 16 + r, cc, kk) for cc in (0, 8) for r in (0, 8)]
-                   for i in range(bm // 16)]
-        b_frags = [[b_word(0, j * 8, kk), b_word(8, j * 8, kk)] for j in range(n_tiles)]
+        a_frags = [a_fragment(i, kk) for i in range(bm // 16)]
+        b_frags = []
+        for j in range(0, n_tiles, 2):
+            regs = b_fragments(j, kk)
+            b_frags += [regs[:2], regs[2:]]
         for i, a_frag in enumerate(a_frags):
             for j, b_frag in enumerate(b_frags):
                 base = (i * n_tiles + j) * 4

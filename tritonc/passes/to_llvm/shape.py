@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import lowering
+from tritonc.passes.ttgir.layouts import BlockedLayout
 
 CoordMap = Callable[[LoweringContext, list], list]
 
@@ -72,6 +73,40 @@ class Staged:
                             self.out_ty, self.offset)
 
 
+def _store_vector_width(ctx: LoweringContext, value, kind, store_ty) -> int:
+    """How many consecutive registers can go to shared memory in one store: a blocked
+    layout's chunk along the last (row-major contiguous) dimension, up to 16 bytes."""
+    if kind is not None or not ctx.is_tensor(value.type):
+        return 1
+    layout, shape = ctx.layout(value.type), ctx.shape(value.type)
+    if not isinstance(layout, BlockedLayout) or layout.order[0] != len(shape) - 1:
+        return 1
+    last = len(shape) - 1
+    if layout.tile(last) > shape[last]:
+        return 1
+    vec = layout.vector_width
+    while vec > 1 and (vec * element_bytes(store_ty) > 16 or shape[last] % vec):
+        vec //= 2
+    return vec
+
+
+def _store_registers(ctx: LoweringContext, regs: list, coords: list, shape, kind, store_ty,
+                     offset: int, vec: int) -> None:
+    for start in range(0, len(regs), vec):
+        index = ctx.linear_index(coords[start], shape)
+        if vec == 1:
+            _store_scalar(ctx, regs[start], index, kind, store_ty, offset)
+            continue
+        vec_ty = ir.VectorType.get([vec], store_ty)
+        packed = ctx.value("llvm.mlir.poison", [], vec_ty)
+        for i in range(vec):
+            packed = ctx.value("llvm.insertelement", [packed, regs[start + i], ctx.i32(i)],
+                               vec_ty)
+        ctx.op("llvm.store", [packed, ctx.smem_ptr(index, store_ty, offset)], [], {
+            "alignment": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                            vec * element_bytes(store_ty))})
+
+
 def stage(ctx: LoweringContext, values) -> list[Staged]:
     """Barrier, every thread writes its registers of each value, barrier."""
     ctx.barrier()
@@ -83,8 +118,8 @@ def stage(ctx: LoweringContext, values) -> list[Staged]:
         for s in shape:
             numel *= s
         coords = ctx.coordinates(value.type) if shape else [[]]
-        for reg, coord in zip(ctx.get(value), coords):
-            _store_scalar(ctx, reg, ctx.linear_index(coord, shape), kind, store_ty, offset)
+        _store_registers(ctx, ctx.get(value), coords, shape, kind, store_ty, offset,
+                         _store_vector_width(ctx, value, kind, store_ty))
         staged.append(Staged(store_ty, kind, shape, offset, ctx.scalar_type(value.type)))
         offset += (numel * element_bytes(store_ty) + 15) // 16 * 16
     ctx.reserve_smem(offset)

@@ -208,7 +208,7 @@ class MmaLayout:
         wm = 1
         while wm <= num_warps:
             wn = num_warps // wm
-            if m % (16 * wm) == 0 and n % (8 * wn) == 0:
+            if m % (16 * wm) == 0 and n % (16 * wn) == 0:  # B fragments load in pairs
                 cost = (m // wm) // 16 * 4 + (n // wn) // 8 * 2
                 if best is None or cost < best[0]:
                     best = (cost, wm, wn)
