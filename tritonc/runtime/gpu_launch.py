@@ -148,14 +148,20 @@ class CompiledLaunch:
 def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
                     divisible: set[str], num_warps: int, num_stages: int,
                     arch: int) -> dict[str, bytes]:
-    """The cubin and metadata of one specialization: from the on-disk cache, else compiled
-    (and stored). A hit reads two files and never imports MLIR."""
+    """The cubin and metadata of one specialization: precompiled in the kernel's package,
+    else from the on-disk cache, else compiled (and stored). A hit reads two files and
+    never imports MLIR."""
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
     key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, str(num_warps),
                    str(num_stages), str(arch))
+    from tritonc.aot.registry import aot_required, find_precompiled
+
     cache = Cache()
-    entry = cache.get(key)
+    # a kernel shipped precompiled in its package comes first (TRITONC_REQUIRE_AOT=1:
+    # nothing else is acceptable), then the on-disk cache, then the compiler
+    entry = find_precompiled(fn, signature, constexprs, divisible, num_warps, num_stages, arch,
+                             required=aot_required()) or cache.get(key)
     if entry is None:
         from tritonc.compiler.compiler import compile as compile_kernel
 
