@@ -1,10 +1,11 @@
 """Check an installed aot_example on a GPU: results against torch, and no compiler loaded.
 
     pip install --target /tmp/site aot_example-*.whl && \\
-        PYTHONPATH=/tmp/site:<tritonc checkout> python3 examples/aot_package/check_installed.py
+        PYTHONPATH=/tmp/site:<tritonc checkout> python3 -P examples/aot_package/check_installed.py
 
 Run it where the MLIR packages are not installed: a launch that matches a precompiled
-specialization must load the shipped cubin and never import the compiler.
+specialization must load the shipped cubin and never import the compiler. (`-P` keeps
+this script's folder, which holds the package's sources, off the import path.)
 """
 
 import sys
