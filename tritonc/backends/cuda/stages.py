@@ -25,7 +25,8 @@ def make_ttgir(module, kernel, arch: int):
 
 
 def make_llir_and_ptx(ttgir, kernel, arch: int) -> tuple[str, str]:
-    lowered, name, smem = lower_module(ttgir, kernel.metadata["num_warps"])
+    lowered, name, smem = lower_module(ttgir, kernel.metadata["num_warps"],
+                                       kernel.metadata["num_stages"])
     kernel.metadata["shared"] = smem
     return llvm_module_to_ptx(lowered, name, arch)
 

@@ -46,6 +46,14 @@ class LoweringContext:
         self._consts: dict[tuple, Any] = {}
         self.declared: set[str] = set()
         self.module_ip: ir.InsertionPoint | None = None
+        self.num_stages = 1
+        # software pipelining (pipeline.py): ring buffers placed after the scratch area
+        self.pipeline_bytes = 0
+        self.pipeline_base = None  # an i32 constant, set once the scratch size is known
+        self.smem_operands: dict = {}  # pipelined load result -> its buffer's byte offset
+        self.pipelining = 0  # depth of pipelined loops being lowered
+        self.scratch_in_pipeline = False  # scratch used while ring buffers are live
+        self.extra_yields: dict = {}  # scf.yield -> values appended to it
 
     # -- values -------------------------------------------------------------------------
     def get(self, value) -> list:
@@ -229,12 +237,16 @@ class LoweringContext:
     # -- shared memory -------------------------------------------------------------------------
     def reserve_smem(self, nbytes: int) -> None:
         self.smem_bytes = max(self.smem_bytes, (nbytes + 15) // 16 * 16)
+        if self.pipelining:
+            self.scratch_in_pipeline = True
 
-    def smem_ptr(self, index, elt_type, byte_offset: int = 0):
-        """&scratch[byte_offset + index * sizeof(elt_type)] (a `!llvm.ptr<3>`)."""
+    def smem_ptr(self, index, elt_type, byte_offset=0):
+        """&scratch[byte_offset + index * sizeof(elt_type)] (a `!llvm.ptr<3>`); the byte
+        offset is an int or an i32 value."""
         base = self.smem_base
-        if byte_offset:
-            base = self.value("llvm.getelementptr", [base, self.i32(byte_offset)],
+        if not isinstance(byte_offset, int) or byte_offset:
+            offset = self.i32(byte_offset) if isinstance(byte_offset, int) else byte_offset
+            base = self.value("llvm.getelementptr", [base, offset],
                               ir.Type.parse("!llvm.ptr<3>"),
                               {"rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
                                "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})

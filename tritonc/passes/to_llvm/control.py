@@ -7,6 +7,7 @@ Loop-carried and yielded tensors become their registers: an `scf.for` carrying o
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm import pipeline
 from tritonc.passes.to_llvm.lowering import inline_function, lower_block, lowering
 
 
@@ -42,28 +43,45 @@ def _bind_block_args(ctx, old_block, new_args) -> None:
 
 @lowering("scf.for")
 def lower_for(ctx: LoweringContext, op) -> list:
+    if ctx.num_stages > 1:
+        p = pipeline.plan(ctx, op)
+        if p is not None:
+            return pipeline.lower_pipelined(
+                ctx, p, ctx.num_stages, lambda extra, top: _lower_for(ctx, op, extra, top))
+    return _lower_for(ctx, op, [], None)
+
+
+def _lower_for(ctx: LoweringContext, op, extra: list, top) -> list:
+    """The loop, carrying `extra` values after its own; `top(iv, extra_args)` runs first in
+    the body and returns the values the body yields for them."""
     lb, ub, step, *inits = op.operands
+    n_own = len(_flat_types(ctx, op.results))
     new = ir.Operation.create(
-        "scf.for", results=_flat_types(ctx, op.results),
-        operands=[ctx.get(lb)[0], ctx.get(ub)[0], ctx.get(step)[0], *_flat(ctx, inits)],
+        "scf.for", results=_flat_types(ctx, op.results) + [v.type for v in extra],
+        operands=[ctx.get(lb)[0], ctx.get(ub)[0], ctx.get(step)[0], *_flat(ctx, inits),
+                  *extra],
         regions=1, loc=ctx.loc, ip=ctx.ip)
     old_block = op.regions[0].blocks[0]
     arg_types = [old_block.arguments[0].type] + _flat_types(ctx, list(old_block.arguments)[1:])
-    new_block = new.regions[0].blocks.append(*arg_types)
+    new_block = new.regions[0].blocks.append(*arg_types, *[v.type for v in extra])
     saved = ctx.ip
     ctx.ip = ir.InsertionPoint(new_block)
     ctx.set(old_block.arguments[0], [new_block.arguments[0]])
     olds = list(old_block.arguments)[1:]
-    for old, regs in zip(olds, _regroup(ctx, olds, list(new_block.arguments)[1:])):
+    own_args = list(new_block.arguments)[1:1 + n_own]
+    for old, regs in zip(olds, _regroup(ctx, olds, own_args)):
         ctx.set(old, regs)
+    if top is not None:
+        ctx.extra_yields[list(old_block.operations)[-1]] = top(
+            new_block.arguments[0], list(new_block.arguments)[1 + n_own:])
     lower_block(ctx, old_block)
     ctx.ip = saved
-    return _regroup(ctx, op.results, list(new.results))
+    return _regroup(ctx, op.results, list(new.results)[:n_own])
 
 
 @lowering("scf.yield")
 def lower_yield(ctx: LoweringContext, op) -> list:
-    ctx.op("scf.yield", _flat(ctx, op.operands))
+    ctx.op("scf.yield", _flat(ctx, op.operands) + ctx.extra_yields.pop(op, []))
     return []
 
 

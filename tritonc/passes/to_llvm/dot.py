@@ -25,7 +25,7 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, decode
 from tritonc.passes.to_llvm.lowering import lowering
-from tritonc.passes.to_llvm.shape import stage
+from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.ttgir.layouts import MmaLayout
 
 
@@ -49,6 +49,16 @@ def _cmp_free_shift(ctx: LoweringContext, value, bits: int):
     return ctx.binop("arith.shrui", value, ctx.i32(bits)) if bits else value
 
 
+def _in_shared_memory(ctx: LoweringContext, a, b) -> list:
+    """A and B row-major in shared memory: the pipelined ring buffer where a software-
+    pipelined loop put them, else staged from registers."""
+    out = {v: Staged(None, None, ctx.shape(v.type), ctx.smem_operands[v], None)
+           for v in (a, b) if v in ctx.smem_operands}
+    rest = [v for v in (a, b) if v not in out]
+    out.update(zip(rest, stage(ctx, rest) if rest else []))
+    return [out[a], out[b]]
+
+
 def _mma(ctx: LoweringContext, op) -> list:
     a, b, c = op.operands
     result = op.results[0]
@@ -56,7 +66,7 @@ def _mma(ctx: LoweringContext, op) -> list:
     m_dim, n_dim = ctx.shape(result.type)
     k_dim = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
-    staged_a, staged_b = stage(ctx, [a, b])
+    staged_a, staged_b = _in_shared_memory(ctx, a, b)
     i32, i16, f32 = ctx.i32_type(), ir.IntegerType.get_signless(16), ir.F32Type.get()
     wm, _ = layout.warps_per_cta
     bm, bn = layout.warp_block((m_dim, n_dim))

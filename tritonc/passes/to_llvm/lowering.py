@@ -80,7 +80,7 @@ def _arg_type_text(ty) -> str:
     return f"!llvm.ptr<{ptr[1]}>" if ptr else str(ty)
 
 
-def lower_module(module, num_warps: int) -> tuple[ir.Module, str, int]:
+def lower_module(module, num_warps: int, num_stages: int = 1) -> tuple[ir.Module, str, int]:
     """Lower the public kernel of a TTGIR `module`; return (module, kernel name, smem bytes)."""
     # importing the rule families fills RULES
     from tritonc.passes.to_llvm import (  # noqa: F401
@@ -142,9 +142,14 @@ module attributes {{gpu.container_module}} {{
         ctx.module_ip = ir.InsertionPoint(gpu_module.regions[0].blocks[0])
         ctx.ip = ip
         ctx.init_thread_ids()
-        marker = ctx.i32(0)
-        ctx.entry_ip = ir.InsertionPoint(marker.owner)
+        ctx.num_stages = num_stages
+        ctx.pipeline_base = ctx.i32(0)
+        ctx.entry_ip = ir.InsertionPoint(ctx.pipeline_base.owner)
         for old, new in zip(block.arguments, body.arguments):
             ctx.set(old, [new])
         lower_block(ctx, block)
-    return out, kname, ctx.smem_bytes
+        # ring buffers of pipelined loops share the scratch area unless scratch was used
+        # while they were live; then they sit after it
+        base = (ctx.smem_bytes + 127) // 128 * 128 if ctx.scratch_in_pipeline else 0
+        ctx.pipeline_base.owner.attributes["value"] = ir.IntegerAttr.get(ctx.i32_type(), base)
+    return out, kname, max(ctx.smem_bytes, base + ctx.pipeline_bytes)

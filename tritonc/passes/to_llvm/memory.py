@@ -26,21 +26,23 @@ def _analysis(ctx: LoweringContext) -> AxisAnalysis:
     return ctx.axis
 
 
+def gep(ctx: LoweringContext, ptr, offset, ptr_type):
+    """ptr + offset elements of the pointee of `ptr_type` (a tt pointer or tensor of them)."""
+    pointee = ir.Type.parse(pointee_text(ctx.element_type(ptr_type))[0])
+    return ctx.value("llvm.getelementptr", [ptr, offset], ctx.scalar_type(ptr_type), {
+        "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+        "elem_type": ir.TypeAttr.get(pointee)})
+
+
 @lowering("tt.addptr")
 def lower_addptr(ctx: LoweringContext, op) -> list:
     ptr, offset = op.operands
     result = op.results[0]
-    elt = ctx.element_type(result.type)
-    pointee = ir.Type.parse(pointee_text(elt)[0])
-    ptr_ty = ctx.scalar_type(result.type)
     ptrs, offs = ctx.get(ptr), ctx.get(offset)
     out = []
     for i in range(ctx.num_registers(result.type)):
-        p = ptrs[i] if len(ptrs) > 1 else ptrs[0]
-        o = offs[i] if len(offs) > 1 else offs[0]
-        out.append(ctx.value("llvm.getelementptr", [p, o], ptr_ty, {
-            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
-            "elem_type": ir.TypeAttr.get(pointee)}))
+        out.append(gep(ctx, ptrs[i] if len(ptrs) > 1 else ptrs[0],
+                       offs[i] if len(offs) > 1 else offs[0], result.type))
     return [out]
 
 
@@ -70,6 +72,8 @@ def _segments(op) -> list[int]:
 
 @lowering("tt.load")
 def lower_load(ctx: LoweringContext, op) -> list:
+    if op.results[0] in ctx.smem_operands:
+        return [[]]  # pipelined: the tile arrives in shared memory by cp.async
     segs = _segments(op)
     operands = list(op.operands)
     ptr = operands[0]

@@ -172,6 +172,52 @@ def same_placement(ctx: LoweringContext, src_ty, dst_ty) -> bool:
     return placement(src_l, src_s) == placement(dst_l, dst_s)
 
 
+_REMAT_LIMIT = 6  # how deep a definition is recomputed rather than moved
+
+
+def rematerialize(ctx: LoweringContext, value, coords: list, depth: int = 0) -> list | None:
+    """The values of tensor `value` at the given coordinates, recomputed from its
+    definition (index ranges, splats, constants and elementwise ops on them) in whatever
+    layout asks: no data moves. None when the definition cannot be recomputed."""
+    if not ctx.is_tensor(value.type):
+        return [ctx.get(value)[0]] * len(coords)
+    owner = value.owner
+    if isinstance(owner, ir.Block) or depth > _REMAT_LIMIT:
+        return None
+    op = owner.operation
+    name = op.name
+    if name == "tt.make_range":
+        start = ir.IntegerAttr(op.attributes["start"]).value
+        return [ctx.binop("arith.addi", c[0], ctx.i32(start)) if start else c[0]
+                for c in coords]
+    if name in ("arith.constant", "tt.splat"):
+        return [ctx.get(value)[0]] * len(coords)
+    if name == "tt.expand_dims":
+        axis = ir.IntegerAttr(op.attributes["axis"]).value
+        return rematerialize(ctx, op.operands[0], [c[:axis] + c[axis + 1:] for c in coords],
+                             depth + 1)
+    if name == "tt.broadcast":
+        src_shape = ctx.shape(op.operands[0].type)
+        return rematerialize(ctx, op.operands[0], [
+            [ctx.i32(0) if s == 1 else x for x, s in zip(c, src_shape)] for c in coords],
+            depth + 1)
+    if not (name.startswith("arith.") or name == "tt.addptr") or len(op.results) != 1:
+        return None
+    operands = []
+    for v in op.operands:
+        regs = rematerialize(ctx, v, coords, depth + 1)
+        if regs is None:
+            return None
+        operands.append(regs)
+    if name == "tt.addptr":
+        from tritonc.passes.to_llvm.memory import gep
+
+        return [gep(ctx, p, o, value.type) for p, o in zip(*operands)]
+    ty = ctx.scalar_type(value.type)
+    attrs = {n: op.attributes[n] for n in op.attributes}
+    return [ctx.value(name, list(args), ty, attrs) for args in zip(*operands)]
+
+
 def _reshape_like(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
     if same_placement(ctx, src.type, result.type):
@@ -190,7 +236,19 @@ def _reshape_like(ctx: LoweringContext, op) -> list:
     return [exchange(ctx, src, result.type, coord_map)]
 
 
-lowering("tt.reshape", "tt.expand_dims")(_reshape_like)
+lowering("tt.reshape")(_reshape_like)
+
+
+@lowering("tt.expand_dims")
+def lower_expand_dims(ctx: LoweringContext, op) -> list:
+    src, result = op.operands[0], op.results[0]
+    if not same_placement(ctx, src.type, result.type):
+        axis = ir.IntegerAttr(op.attributes["axis"]).value
+        coords = [c[:axis] + c[axis + 1:] for c in ctx.coordinates(result.type)]
+        regs = rematerialize(ctx, src, coords)
+        if regs is not None:
+            return [regs]
+    return _reshape_like(ctx, op)
 
 
 @lowering("ttg.convert_layout")
@@ -206,6 +264,9 @@ def lower_broadcast(ctx: LoweringContext, op) -> list:
     def coord_map(ctx, coord):
         return [ctx.i32(0) if s == 1 else c for c, s in zip(coord, src_shape)]
 
+    regs = rematerialize(ctx, src, [coord_map(ctx, c) for c in ctx.coordinates(result.type)])
+    if regs is not None:
+        return [regs]
     return [exchange(ctx, src, result.type, coord_map)]
 
 

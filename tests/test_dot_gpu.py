@@ -1,0 +1,117 @@
+"""tl.dot on the GPU against torch in float64: shapes with masks, every input type,
+batched and transposed operands, and flash attention (causal or not, head_dim 64/128)."""
+
+import pytest
+
+import tritonc as triton
+import tritonc.language as tl
+from corpus.tutorials_nn import _attn_fwd
+
+
+@triton.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+           PRECISION: tl.constexpr, OUT: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=OUT)
+    for k in range(0, tl.cdiv(K, BK)):
+        ks = k * BK + rk
+        a = tl.load(a_ptr + rm[:, None] * sam + ks[None, :] * sak,
+                    mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
+        b = tl.load(b_ptr + ks[:, None] * sbk + rn[None, :] * sbn,
+                    mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
+        acc += tl.dot(a, b, input_precision=PRECISION, out_dtype=OUT)
+    tl.store(c_ptr + rm[:, None] * scm + rn[None, :] * scn, acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def batched(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    z = tl.arange(0, 2)[:, None, None]
+    m = tl.arange(0, M)[None, :, None]
+    n = tl.arange(0, N)[None, None, :]
+    k = tl.arange(0, K)
+    a = tl.load(a_ptr + z * M * K + m * K + k[None, None, :])
+    b = tl.load(b_ptr + z * K * N + k[None, :, None] * N + n)
+    tl.store(c_ptr + z * M * N + m * N + n, tl.dot(a, b))
+
+
+def relative_error(got, want) -> float:
+    return ((got.double() - want).norm() / want.norm()).item()
+
+
+CASES = [  # (dtype, input precision, tolerance)
+    ("float16", "ieee", 1e-3), ("bfloat16", "ieee", 8e-3), ("float32", "tf32", 2e-3),
+    ("float32", "ieee", 1e-6), ("int8", "ieee", 0.0)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype, precision, tol", CASES)
+@pytest.mark.parametrize("transposed", [False, True])
+def test_matmul_with_masks(dtype, precision, tol, transposed):
+    import torch
+
+    torch.manual_seed(0)
+    m, n, k = 300, 257, 129
+    kind = getattr(torch, dtype)
+    if dtype == "int8":
+        a = torch.randint(-8, 8, (m, k), device="cuda", dtype=kind)
+        b = torch.randint(-8, 8, (k, n), device="cuda", dtype=kind)
+        out_dtype, c = tl.int32, torch.full((m, n), -7, device="cuda", dtype=torch.int32)
+    else:
+        a = torch.randn(m, k, device="cuda").to(kind)
+        b = torch.randn(k, n, device="cuda").to(kind)
+        out_dtype, c = tl.float32, torch.full((m, n), float("nan"), device="cuda")
+    if transposed:  # operands read through transposed strides
+        a = a.t().contiguous().t()
+        b = b.t().contiguous().t()
+    grid = (triton.cdiv(m, 64), triton.cdiv(n, 64))
+    matmul[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                 c.stride(0), c.stride(1), BM=64, BN=64, BK=32, PRECISION=precision,
+                 OUT=out_dtype, num_warps=4)
+    want = a.double() @ b.double()
+    if dtype == "int8":
+        assert torch.equal(c.cpu().long(), want.cpu().long())
+    else:
+        assert relative_error(c, want) <= tol
+
+
+@pytest.mark.gpu
+def test_batched_dot():
+    import torch
+
+    a = torch.randn(2, 32, 16, device="cuda", dtype=torch.float16)
+    b = torch.randn(2, 16, 32, device="cuda", dtype=torch.float16)
+    c = torch.full((2, 32, 32), float("nan"), device="cuda")
+    batched[(1,)](a, b, c, M=32, N=32, K=16)
+    assert relative_error(c, a.double() @ b.double()) < 1e-3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_flash_attention_forward(causal, head_dim):
+    import torch
+
+    torch.manual_seed(1)
+    z, h, n_ctx = 2, 3, 256
+    q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda", dtype=torch.float16)
+               for _ in range(3))
+    sm_scale = 0.5
+    out = torch.full_like(q, float("nan"))
+    m = torch.empty(z * h, n_ctx, device="cuda")
+    block_m, block_n = 64, 32
+    _attn_fwd[(n_ctx // block_m, z * h)](
+        q, k, v, sm_scale, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+        z, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n,
+        STAGE=3 if causal else 1, num_warps=4)
+    scores = (q.double() @ k.double().transpose(-1, -2)) * sm_scale
+    if causal:
+        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
+        scores = scores.masked_fill(~keep, float("-inf"))
+    want = torch.softmax(scores, dim=-1) @ v.double()
+    assert relative_error(out, want) < 5e-3

@@ -1,0 +1,248 @@
+"""Software pipelining of loops whose loads feed a tensor-core dot (`num_stages`).
+
+A load inside an `scf.for` whose only user is an mma `tt.dot` becomes `cp.async` copies
+straight from global into a ring of `num_stages` shared-memory buffers; the dot reads its
+operand from the buffer of the current iteration:
+
+    prologue:   copy the tiles of iterations 0 .. S-2 into buffers 0 .. S-2
+    iteration i: wait until the copies of iteration i have landed (cp.async.wait_group),
+                barrier, copy the tiles of iteration i+S-1 into buffer (i+S-1) % S,
+                then the dot on buffer i % S
+    epilogue:   wait for every copy
+
+The copies of a later iteration need that iteration's pointers and masks: the ops they
+depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and
+the pointer increments) are evaluated again for iteration i + S - 1, and the loop
+carries the pointers of that iteration beside its own. Masked-off elements are filled
+with zeros by the copy (src-size 0), so a load may only have `other` = 0.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.to_llvm.axis_info import element_bytes
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.lowering import RULES
+from tritonc.passes.to_llvm.memory import vector_width
+from tritonc.passes.ttgir.layouts import MmaLayout
+
+_PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
+         "tt.make_range")
+
+
+def _slice(block, roots, ops: list, args: set) -> bool:
+    """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
+    False when a dependency cannot be evaluated twice (a load, a nested region, ...)."""
+    for value in roots:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            if owner == block:
+                args.add(value.arg_number)
+            continue
+        op = owner.operation
+        if op.block != block or op in ops:
+            continue
+        if len(op.regions) or not op.name.startswith(_PURE):
+            return False
+        if not _slice(block, list(op.operands), ops, args):
+            return False
+        ops.append(op)
+    return True
+
+
+def _is_zero_constant(value) -> bool:
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return False
+    splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
+    return str(splat).split(":")[0].strip() in ("0", "0.000000e+00", "-0.000000e+00")
+
+
+class Plan:
+    """What to pipeline in one loop."""
+
+    def __init__(self, loop, loads, ops, args) -> None:
+        self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
+
+
+def plan(ctx: LoweringContext, loop) -> Plan | None:
+    """The loads of `loop` to pipeline, with the ops and iteration arguments they need."""
+    block = loop.regions[0].blocks[0]
+    loads = []
+    for op in block.operations:
+        op = op.operation
+        if op.name != "tt.load" or len(list(op.results[0].uses)) != 1:
+            continue
+        use = next(iter(op.results[0].uses))
+        dot = use.owner
+        if dot.name != "tt.dot" or use.operand_number > 1:
+            continue
+        if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
+            continue
+        if element_bytes(ctx.scalar_type(op.results[0].type)) != 2:
+            continue
+        segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
+            continue
+        mask = op.operands[1] if segs[1] else None
+        if vector_width(ctx, op.operands[0], mask, 2) < 2:
+            continue  # cp.async moves at least 4 bytes
+        loads.append(op)
+    if not loads:
+        return None
+    ops: list = []
+    args: set = set()
+    roots = [v for load in loads for v in list(load.operands)[:2]]
+    if not _slice(block, roots, ops, args):
+        return None
+    terminator = list(block.operations)[-1]
+    done: set = set()
+    while args - done:
+        index = min(args - done)
+        done.add(index)
+        if index == 0:
+            continue
+        if not _slice(block, [terminator.operands[index - 1]], ops, args):
+            return None
+    order = {op: i for i, op in enumerate(block.operations)}
+    ops.sort(key=lambda o: order[o])
+    return Plan(loop, loads, ops, args - {0})
+
+
+def _evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
+    """Lower `ops` with `bindings` in place of some values; return the lowered `wanted`."""
+    saved = dict(ctx.values)
+    ctx.values.update(bindings)
+    for op in ops:
+        for old, regs in zip(op.results, RULES[op.name](ctx, op) or []):
+            ctx.values[old] = list(regs)
+    out = [ctx.get(v) for v in wanted]
+    ctx.values = saved
+    return out
+
+
+def _asm(ctx: LoweringContext, text: str, operands=(), constraints: str = "") -> None:
+    ctx.op("llvm.inline_asm", list(operands), [], {
+        "asm_string": ir.StringAttr.get(text), "constraints": ir.StringAttr.get(constraints),
+        "has_side_effects": ir.UnitAttr.get()})
+
+
+def _tile_bytes(ctx: LoweringContext, load) -> int:
+    shape = ctx.shape(load.results[0].type)
+    n = 1
+    for s in shape:
+        n *= s
+    return (n * 2 + 127) // 128 * 128
+
+
+def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
+    """cp.async every pipelined tile of one iteration into buffer `stage` (an i32)."""
+    i32 = ctx.i32_type()
+    stage_base = ctx.binop("arith.addi", ctx.pipeline_base,
+                           ctx.binop("arith.muli", stage, ctx.i32(p.stage_bytes)))
+    for load, ptr_regs, mask_regs, offset in zip(p.loads, ptrs, masks, p.offsets):
+        ty = load.results[0].type
+        shape = ctx.shape(ty)
+        segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
+        mask = load.operands[1] if segs[1] else None
+        vec = vector_width(ctx, load.operands[0], mask, 2)
+        nbytes = 2 * vec
+        base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
+        coords = ctx.coordinates(ty)
+        kind = "cg" if nbytes == 16 else "ca"
+        for start in range(0, len(ptr_regs), vec):
+            index = ctx.linear_index(coords[start], shape)
+            dst = ctx.smem_ptr(index, ir.IntegerType.get_signless(16), base)
+            dst = ctx.value("llvm.ptrtoint", [dst], i32)
+            pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
+                                                              mask_regs[start])
+            size = ctx.value("arith.select", [pred, ctx.i32(nbytes), ctx.i32(0)], i32)
+            _asm(ctx, f"cp.async.{kind}.shared.global [$0], [$1], {nbytes}, $2;",
+                 [dst, ptr_regs[start], size], "r,l,r")
+    _asm(ctx, "cp.async.commit_group;")
+
+
+def _slt(ctx: LoweringContext, a, b):
+    return ctx.value("arith.cmpi", [a, b], ir.IntegerType.get_signless(1),
+                     {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 2)})
+
+
+def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> list:
+    """The loop with its plan applied; `lower_body(new_loop, extra)` lowers the original
+    body into the new loop, which carries `extra` more values (the ahead pointers)."""
+    loop = p.loop
+    block = loop.regions[0].blocks[0]
+    lb, ub, step = (ctx.get(v)[0] for v in list(loop.operands)[:3])
+    inits = list(loop.operands)[3:]
+    terminator = list(block.operations)[-1]
+    p.offsets, total = [], 0
+    for load in p.loads:
+        p.offsets.append(total)
+        total += _tile_bytes(ctx, load)
+    p.stage_bytes = total
+    ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * stages)
+    arg_values = [block.arguments[i] for i in p.args]
+
+    def tiles_for(iv, ahead):
+        bindings = {block.arguments[0]: [iv]}
+        bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
+        wanted = [v for load in p.loads for v in _load_inputs(load)]
+        got = iter(_evaluate(ctx, p.ops, bindings, wanted))
+        ptrs, masks = [], []
+        for load in p.loads:
+            ptrs.append(next(got))
+            masks.append(next(got) if len(_load_inputs(load)) > 1 else None)
+        return ptrs, masks
+
+    def advance(iv, ahead):
+        bindings = {block.arguments[0]: [iv]}
+        bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
+        return _evaluate(ctx, p.ops, bindings,
+                         [terminator.operands[i - 1] for i in p.args])
+
+    # prologue: iterations 0 .. S-2
+    ahead = [ctx.get(inits[i - 1]) for i in p.args]
+    iv = lb
+    for s in range(stages - 1):
+        ptrs, masks = tiles_for(iv, ahead)
+        _issue(ctx, p, ptrs, masks, ctx.i32(s), _slt(ctx, iv, ub))
+        ahead = advance(iv, ahead)
+        iv = ctx.binop("arith.addi", iv, step)
+    flat_ahead = [r for regs in ahead for r in regs]
+    ctx.pipelining += 1
+    results = lower_body(flat_ahead, lambda new_iv, ahead_flat: _in_loop(
+        ctx, p, stages, new_iv, ahead_flat, lb, ub, step, tiles_for, advance))
+    ctx.pipelining -= 1
+    _asm(ctx, "cp.async.wait_group 0;")
+    return results
+
+
+def _load_inputs(load) -> list:
+    segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
+    return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
+
+
+def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
+    """At the top of iteration `iv`: wait for its tiles, issue iteration iv+(S-1)*step,
+    and map the pipelined loads to their buffer. Returns the next ahead values."""
+    _asm(ctx, f"cp.async.wait_group {stages - 2};")
+    ctx.barrier()
+    k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
+    read = ctx.binop("arith.remsi", k, ctx.i32(stages))
+    write = ctx.binop("arith.remsi", ctx.binop("arith.addi", k, ctx.i32(stages - 1)),
+                      ctx.i32(stages))
+    # regroup the flat ahead values per argument
+    ahead, i = [], 0
+    block = p.loop.regions[0].blocks[0]
+    for index in p.args:
+        n = ctx.num_registers(block.arguments[index].type)
+        ahead.append(ahead_flat[i:i + n])
+        i += n
+    iv_ahead = ctx.binop("arith.addi", iv, ctx.binop("arith.muli", step, ctx.i32(stages - 1)))
+    ptrs, masks = tiles_for(iv_ahead, ahead)
+    _issue(ctx, p, ptrs, masks, write, _slt(ctx, iv_ahead, ub))
+    nxt = advance(iv_ahead, ahead)
+    read_base = ctx.binop("arith.addi", ctx.pipeline_base,
+                          ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
+    for load, offset in zip(p.loads, p.offsets):
+        ctx.smem_operands[load.results[0]] = ctx.binop("arith.addi", read_base, ctx.i32(offset))
+    return [r for regs in nxt for r in regs]
