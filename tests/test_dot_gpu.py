@@ -2,10 +2,10 @@
 batched and transposed operands, and flash attention (causal or not, head_dim 64/128)."""
 
 import pytest
+from corpus.tutorials_nn import _attn_fwd
 
 import tritonc as triton
 import tritonc.language as tl
-from corpus.tutorials_nn import _attn_fwd
 
 
 @triton.jit

@@ -6,8 +6,8 @@ Loop-carried and yielded tensors become their registers: an `scf.for` carrying o
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm import pipeline
+from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lower_block, lowering
 
 
