@@ -10,9 +10,8 @@ this script's folder, which holds the package's sources, off the import path.)
 
 import sys
 
-import torch
-
 import aot_example
+import torch
 
 x = torch.randn(1_000_000, device="cuda")
 y = torch.randn(1_000_000, device="cuda")
