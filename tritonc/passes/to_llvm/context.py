@@ -269,5 +269,21 @@ class LoweringContext:
         self.ip = saved
         return list(loop.results)
 
+    def swizzled_index(self, row, col, row_len: int):
+        """Element index of (row, col) in a row-major tile of 16-bit elements whose 16-byte
+        chunks are XOR-swizzled by row, so that the 8 rows an ldmatrix (or a warp's
+        cp.async) touches at one column fall in 8 different bank groups."""
+        chunks = row_len // 8
+        if chunks < 2:
+            return self.binop("arith.addi", self.binop("arith.muli", row, self.i32(row_len)), col)
+        period = max(1, 8 // chunks)
+        phase = self.binop("arith.remui", self.binop("arith.divui", row, self.i32(period)),
+                           self.i32(min(8, chunks)))
+        chunk = self.binop("arith.xori", self.binop("arith.shrui", col, self.i32(3)), phase)
+        within = self.binop("arith.andi", col, self.i32(7))
+        return self.binop("arith.addi", self.binop("arith.muli", row, self.i32(row_len)),
+                          self.binop("arith.addi", self.binop("arith.shli", chunk, self.i32(3)),
+                                     within))
+
     def barrier(self) -> None:
         self.op("gpu.barrier", [])

@@ -52,7 +52,7 @@ def _cmp_free_shift(ctx: LoweringContext, value, bits: int):
 def _in_shared_memory(ctx: LoweringContext, a, b) -> list:
     """A and B row-major in shared memory: the pipelined ring buffer where a software-
     pipelined loop put them, else staged from registers."""
-    out = {v: Staged(None, None, ctx.shape(v.type), ctx.smem_operands[v], None)
+    out = {v: Staged(None, None, ctx.shape(v.type), ctx.smem_operands[v], None, True)
            for v in (a, b) if v in ctx.smem_operands}
     rest = [v for v in (a, b) if v not in out]
     out.update(zip(rest, stage(ctx, rest) if rest else []))
@@ -81,7 +81,10 @@ def _mma(ctx: LoweringContext, op) -> list:
     warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
 
     def shared_address(staged, row, col, row_len: int):
-        index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
+        if staged.swizzled:
+            index = ctx.swizzled_index(row, col, row_len)
+        else:
+            index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
         ptr = ctx.smem_ptr(index, i16, staged.offset)
         return ctx.value("llvm.ptrtoint", [ptr], i32)
 

@@ -80,6 +80,8 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         if element_bytes(ctx.scalar_type(op.results[0].type)) != 2:
             continue
+        if len(ctx.shape(op.results[0].type)) != 2:
+            continue
         segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
         if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
             continue
@@ -150,7 +152,8 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         coords = ctx.coordinates(ty)
         kind = "cg" if nbytes == 16 else "ca"
         for start in range(0, len(ptr_regs), vec):
-            index = ctx.linear_index(coords[start], shape)
+            row, col = coords[start]
+            index = ctx.swizzled_index(row, col, shape[1])
             dst = ctx.smem_ptr(index, ir.IntegerType.get_signless(16), base)
             dst = ctx.value("llvm.ptrtoint", [dst], i32)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,

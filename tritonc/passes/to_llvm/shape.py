@@ -67,6 +67,7 @@ class Staged:
     shape: tuple[int, ...]
     offset: int
     out_ty: object
+    swizzled: bool = False  # 16-byte chunks XOR-swizzled by row (ctx.swizzled_index)
 
     def load(self, ctx: LoweringContext, coord):
         return _load_scalar(ctx, ctx.linear_index(coord, self.shape), self.kind, self.store_ty,
