@@ -39,7 +39,8 @@ def parse_target(target: str) -> tuple[str, int]:
 def compile(fn: JITFunction, signature: Mapping[str, Any],
             constexprs: Mapping[str, Any] | None = None,
             target: str = "ttir", divisible_by_16: frozenset[str] | set[str] = frozenset(),
-            num_warps: int = 4, num_stages: int = 3) -> CompiledKernel:
+            num_warps: int = 4, num_stages: int = 3,
+            maxnreg: int | None = None) -> CompiledKernel:
     """Compile `fn` for one specialization; stop after TTIR when `target` is "ttir"."""
     spec = Specialization(dict(signature), dict(constexprs or {}), frozenset(divisible_by_16))
     backend, arch = parse_target(target)
@@ -48,6 +49,8 @@ def compile(fn: JITFunction, signature: Mapping[str, Any],
     kernel.asm["ttir"] = str(module)
     kernel.metadata.update(name=fn.__name__, target=target, num_warps=num_warps,
                            num_stages=num_stages, specialization=spec.key())
+    if maxnreg:
+        kernel.metadata["maxnreg"] = maxnreg
     if backend == "ttir":
         return kernel
     from tritonc.backends.cuda.stages import run_stages

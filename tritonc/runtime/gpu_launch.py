@@ -147,26 +147,28 @@ class CompiledLaunch:
 
 def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
                     divisible: set[str], num_warps: int, num_stages: int,
-                    arch: int) -> dict[str, bytes]:
+                    arch: int, maxnreg: int | None = None) -> dict[str, bytes]:
     """The cubin and metadata of one specialization: precompiled in the kernel's package,
     else from the on-disk cache, else compiled (and stored). A hit reads two files and
     never imports MLIR."""
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
     key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, str(num_warps),
-                   str(num_stages), str(arch))
+                   str(num_stages), str(arch), str(maxnreg))
     from tritonc.aot.registry import aot_required, find_precompiled
 
     cache = Cache()
     # a kernel shipped precompiled in its package comes first (TRITONC_REQUIRE_AOT=1:
     # nothing else is acceptable), then the on-disk cache, then the compiler
-    entry = find_precompiled(fn, signature, constexprs, divisible, num_warps, num_stages, arch,
-                             required=aot_required()) or cache.get(key)
+    entry = None if maxnreg else find_precompiled(
+        fn, signature, constexprs, divisible, num_warps, num_stages, arch,
+        required=aot_required())
+    entry = entry or cache.get(key)
     if entry is None:
         from tritonc.compiler.compiler import compile as compile_kernel
 
         kernel = compile_kernel(fn, signature, constexprs, f"cuda:{arch}", divisible,
-                                num_warps, num_stages)
+                                num_warps, num_stages, maxnreg)
         entry = {"kernel.cubin": kernel.asm["cubin"],
                  "metadata.json": json.dumps(kernel.metadata).encode()}
         cache.put(key, entry)
@@ -182,7 +184,8 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     num_warps = options.get("num_warps", 4)
     signature, constexprs, divisible = specialize(fn, bound)
     entry = compiled_binary(fn, signature, constexprs, divisible, num_warps,
-                            options.get("num_stages", 3), major * 10 + minor)
+                            options.get("num_stages", 3), major * 10 + minor,
+                            options.get("maxnreg"))
     metadata = json.loads(entry["metadata.json"])
     module = driver.load_module(entry["kernel.cubin"], fn.__name__)
     function = driver.get_function(module, fn.__name__)
@@ -259,7 +262,7 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
 
     key = (tuple(("c", type(v).__name__, repr(v)) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),
-           options.get("num_warps", 4), options.get("num_stages", 3))
+           options.get("num_warps", 4), options.get("num_stages", 3), options.get("maxnreg"))
     kernels = fn.__dict__.setdefault("_gpu_kernels", {})
     compiled = kernels.get(key)
     if compiled is None:

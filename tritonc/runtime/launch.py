@@ -273,7 +273,7 @@ def _build_factory(fn) -> tuple[Callable, tuple] | None:
     for p in fn.params:
         if p.is_constexpr:
             key += [f"{p.name}.__class__", p.name]
-    key += ["num_warps", "num_stages"]
+    key += ["num_warps", "num_stages", "maxnreg"]
     args = "".join(f", _tc_v{i}" for i in range(len(runtime)))
     bound = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
     lines += [

@@ -82,8 +82,10 @@ def _file_stem(kernel_name: str) -> str:
     return re.sub(r"[^\w.-]", "_", kernel_name) or "kernel"
 
 
-def compile_ptx(ptx: str, arch: int | str, kernel_name: str) -> tuple[bytes, dict]:
-    """(cubin, resource usage of `kernel_name`) from `ptxas -arch=sm_<arch> -v -O3`."""
+def compile_ptx(ptx: str, arch: int | str, kernel_name: str,
+                maxnreg: int | None = None) -> tuple[bytes, dict]:
+    """(cubin, resource usage of `kernel_name`) from `ptxas -arch=sm_<arch> -v -O3`, with at
+    most `maxnreg` registers per thread when given."""
     number, suffix = parse_arch(arch)
     ptxas = tools.find_ptxas()
     workdir = tempfile.mkdtemp(prefix="tritonc-ptxas-")
@@ -91,6 +93,8 @@ def compile_ptx(ptx: str, arch: int | str, kernel_name: str) -> tuple[bytes, dic
     with open(f"{stem}.ptx", "w") as f:
         f.write(ptx)
     command = [ptxas, f"-arch=sm_{number}{suffix}", "-v", "-O3", f"{stem}.ptx"]
+    if maxnreg:
+        command.append(f"-maxrregcount={maxnreg}")
     command += ["-o", f"{stem}.cubin"]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     report = result.stdout + result.stderr

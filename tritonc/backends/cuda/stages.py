@@ -32,7 +32,7 @@ def make_llir_and_ptx(ttgir, kernel, arch: int) -> tuple[str, str]:
 
 
 def make_cubin(ptx: str, kernel, arch: int) -> bytes:
-    cubin, report = compile_ptx(ptx, arch, kernel.name)
+    cubin, report = compile_ptx(ptx, arch, kernel.name, kernel.metadata.get("maxnreg"))
     kernel.metadata["ptxas"] = report
     return cubin
 

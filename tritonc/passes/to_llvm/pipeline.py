@@ -184,6 +184,17 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     p.stage_bytes = total
     ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * stages)
     arg_values = [block.arguments[i] for i in p.args]
+    # an ahead pointer tensor that a pipelined load reads directly only needs the first
+    # register of each vector the copy moves: carry those alone
+    p.vecs = []
+    for arg in arg_values:
+        vec = 1
+        for load in p.loads:
+            if load.operands[0] == arg:
+                inputs = _load_inputs(load)
+                vec = vector_width(ctx, arg, inputs[1] if len(inputs) > 1 else None, 2)
+        p.vecs.append(vec)
+    p.sizes = [ctx.num_registers(a.type) for a in arg_values]
 
     def tiles_for(iv, ahead):
         bindings = {block.arguments[0]: [iv]}
@@ -210,7 +221,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         _issue(ctx, p, ptrs, masks, ctx.i32(s), _slt(ctx, iv, ub))
         ahead = advance(iv, ahead)
         iv = ctx.binop("arith.addi", iv, step)
-    flat_ahead = [r for regs in ahead for r in regs]
+    flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
     ctx.pipelining += 1
     results = lower_body(flat_ahead, lambda new_iv, ahead_flat: _in_loop(
         ctx, p, stages, new_iv, ahead_flat, lb, ub, step, tiles_for, advance))
@@ -233,13 +244,12 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     read = ctx.binop("arith.remsi", k, ctx.i32(stages))
     write = ctx.binop("arith.remsi", ctx.binop("arith.addi", k, ctx.i32(stages - 1)),
                       ctx.i32(stages))
-    # regroup the flat ahead values per argument
+    # regroup the carried ahead values per argument, every register restored
     ahead, i = [], 0
-    block = p.loop.regions[0].blocks[0]
-    for index in p.args:
-        n = ctx.num_registers(block.arguments[index].type)
-        ahead.append(ahead_flat[i:i + n])
-        i += n
+    for size, vec in zip(p.sizes, p.vecs):
+        kept = ahead_flat[i:i + size // vec]
+        ahead.append([kept[r // vec] for r in range(size)])
+        i += size // vec
     iv_ahead = ctx.binop("arith.addi", iv, ctx.binop("arith.muli", step, ctx.i32(stages - 1)))
     ptrs, masks = tiles_for(iv_ahead, ahead)
     _issue(ctx, p, ptrs, masks, write, _slt(ctx, iv_ahead, ub))
@@ -248,4 +258,4 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
     for load, offset in zip(p.loads, p.offsets):
         ctx.smem_operands[load.results[0]] = ctx.binop("arith.addi", read_base, ctx.i32(offset))
-    return [r for regs in nxt for r in regs]
+    return [r for regs, vec in zip(nxt, p.vecs) for r in regs[::vec]]
