@@ -86,3 +86,35 @@ def test_cumsum_scans_with_shuffle_up(tmp_path):
                                                 "stride": "i32", "n_cols": "i32"},
                         {"BLOCK_SIZE": 256}, target="cuda:90")
     filecheck(k.asm["ptx"], "CHECK: shfl.sync.up.b32\nCHECK: bar.sync\n", tmp_path)
+
+
+MATMUL = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16",
+          **{n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")}}
+MATMUL_CONST = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, stride_ak=1, stride_bn=1,
+                    stride_cn=1)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_matmul_uses_tensor_cores_ldmatrix_and_cp_async(arch, tmp_path):
+    k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target=f"cuda:{arch}",
+                        divisible_by_16=set(MATMUL), num_warps=4, num_stages=3)
+    filecheck(k.asm["ttgir"], """
+CHECK: arith.constant dense<0.000000e+00> : tensor<128x128xf32, #ttg.mma<[2, 2]>>
+CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #ttg.mma<[2, 2]>>
+CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[2, 2]>>
+CHECK: "ttg.convert_layout"{{.*}}#ttg.mma<[2, 2]>>) -> tensor<128x128xf32, #ttg.blocked
+""", tmp_path)
+    filecheck(k.asm["ptx"], """
+CHECK: cp.async.cg.shared.global
+CHECK: cp.async.commit_group
+CHECK: cp.async.wait_group 1
+CHECK: bar.sync
+CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+CHECK: cp.async.wait_group 0
+""", tmp_path)
+    # a 128 x 128 x 64 fp16 tile with 4 warps and 3 stages fits in registers
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
