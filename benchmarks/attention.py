@@ -24,7 +24,7 @@ from tritonc.testing import do_bench  # noqa: E402
 
 
 def main() -> None:
-    flavours = {name: load_kernels(name, HERE / "attention_kernels.py")
+    flavours = {name: load_kernels(name, HERE.parent / "examples" / "fused_attention.py")
                 for name in ("tritonc", "triton")}
     z, h, n_ctx = 4, 16, 4096
     rows = []

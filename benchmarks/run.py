@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parent / "examples"
 sys.path.insert(0, str(HERE.parent))
 
 from tritonc.testing import do_bench  # noqa: E402
@@ -27,6 +28,18 @@ from tritonc.testing import do_bench  # noqa: E402
 
 def load_kernels(flavour: str, path: Path = HERE / "kernels.py"):
     """A kernel file as tritonc sees it, or the same source bound to Triton."""
+    if path == HERE / "kernels.py":
+        # one namespace with every kernel: benchmarks/kernels.py and the examples'
+        merged = type(sys)(f"kernels_{flavour}")
+        for file in (path, *(EXAMPLES / f"{n}.py" for n in ("vector_add", "softmax",
+                                                             "layer_norm"))):
+            merged.__dict__.update({k: v for k, v in vars(_load(flavour, file)).items()
+                                    if not k.startswith("__")})
+        return merged
+    return _load(flavour, path)
+
+
+def _load(flavour: str, path: Path):
     source = path.read_text()
     if flavour == "triton":
         source = source.replace("import tritonc as triton", "import triton").replace(

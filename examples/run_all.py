@@ -1,8 +1,9 @@
 """The demo: compile every example with the tritonc CLI, then run each and check it.
 
-Each example module defines one @jit kernel, its CLI `SIGNATURE` and `CONSTEXPRS`,
-and `check(device)` returning the largest error against a torch reference. Kernels
-run on the GPU when one is present, else in the interpreter.
+Each example module defines its @jit kernel, the kernel's CLI `SIGNATURE` and
+`CONSTEXPRS`, `check(device)` returning the largest error against a torch reference, and
+optionally its `TOLERANCE` and the name of its `KERNEL` (else the first @jit function).
+Kernels run on the GPU when one is present, else in the interpreter.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-EXAMPLES = ("vector_add", "softmax", "layer_norm")
+EXAMPLES = ("vector_add", "softmax", "layer_norm", "fused_attention")
 TOLERANCE = 1e-5
 HERE = Path(__file__).resolve().parent
 
 
 def compile_example(module, out_dir: Path) -> str | None:
     """Run `tritonc compile`; return the missing stage's message, if any."""
-    kernel = next(k for k, v in vars(module).items() if type(v).__name__ == "JITFunction")
+    kernel = getattr(module, "KERNEL", None) or next(
+        k for k, v in vars(module).items() if type(v).__name__ == "JITFunction")
     base = [sys.executable, "-m", "tritonc.cli.main", "compile",
             f"{module.__file__}:{kernel}", "--signature", module.SIGNATURE,
             "--constexpr", module.CONSTEXPRS, "--target", "cuda:90", "-o", str(out_dir)]
@@ -55,10 +57,11 @@ def main() -> int:
         print(f"{name}:")
         missing = compile_example(module, out_dir) or missing
         error = module.check(device)
-        status = "ok" if error <= TOLERANCE else "MISMATCH"
+        tolerance = getattr(module, "TOLERANCE", TOLERANCE)
+        status = "ok" if error <= tolerance else "MISMATCH"
         where = "GPU" if on_gpu else "interpreter"
         print(f"  ran in the {where}: max |error| vs torch (float64) = {error:.3g}  {status}")
-        if error > TOLERANCE:
+        if error > tolerance:
             failed.append(name)
     if failed:
         print(f"demo failed: {', '.join(failed)} disagree with the reference")

@@ -11,12 +11,16 @@ from tritonc.compiler import mlir_loader
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "examples"))
 
-import kernels  # noqa: E402  (benchmarks/kernels.py: vector add, softmax, layer norm, ...)
+import kernels  # noqa: E402  (benchmarks/kernels.py: matmul, row sum, cumsum)
+from layer_norm import layer_norm_fwd  # noqa: E402
+from softmax import softmax_kernel  # noqa: E402
+from vector_add import add_kernel  # noqa: E402
 
-ADD = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n_elements": "i32"}
-SOFTMAX = {"out_ptr": "*fp32", "in_ptr": "*fp32", "in_stride": "i32", "out_stride": "i32",
-           "n_cols": "i32"}
+ADD = {"x_ptr": "*fp32", "y_ptr": "*fp32", "output_ptr": "*fp32", "n_elements": "i32"}
+SOFTMAX = {"output_ptr": "*fp32", "input_ptr": "*fp32", "input_row_stride": "i32",
+           "output_row_stride": "i32", "n_cols": "i32"}
 
 
 def filecheck(text: str, checks: str, tmp_path: Path) -> None:
@@ -29,7 +33,7 @@ def filecheck(text: str, checks: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("arch", [80, 90])
 def test_vector_add_layouts_and_128_bit_accesses(arch, tmp_path):
-    k = tritonc.compile(kernels.add_kernel, ADD, {"BLOCK_SIZE": 1024}, target=f"cuda:{arch}",
+    k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target=f"cuda:{arch}",
                         divisible_by_16=set(ADD))
     filecheck(k.asm["ttgir"], """
 CHECK: "tt.make_range"(){{.*}} -> tensor<1024xi32, #ttg.blocked<[4], [32], [4], [0]>>
@@ -48,8 +52,8 @@ CHECK-NOT: .local
 
 
 def test_unaligned_size_falls_back_to_scalar_accesses(tmp_path):
-    k = tritonc.compile(kernels.add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
-                        divisible_by_16={"x_ptr", "y_ptr", "out_ptr"})
+    k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        divisible_by_16={"x_ptr", "y_ptr", "output_ptr"})
     filecheck(k.asm["ptx"], """
 CHECK-NOT: ld.global.v4
 CHECK: ld.global.b32
@@ -57,7 +61,7 @@ CHECK: ld.global.b32
 
 
 def test_softmax_reduces_with_shuffles_and_approximate_exp(tmp_path):
-    k = tritonc.compile(kernels.softmax_kernel, SOFTMAX, {"BLOCK_SIZE": 1024}, target="cuda:90",
+    k = tritonc.compile(softmax_kernel, SOFTMAX, {"BLOCK_SIZE": 1024}, target="cuda:90",
                         divisible_by_16=set(SOFTMAX))
     filecheck(k.asm["ptx"], """
 CHECK: ld.global.v4.b32
@@ -75,7 +79,7 @@ CHECK-NOT: .local
 def test_layer_norm_loop_loads_are_vectorised(tmp_path):
     sig = {n: "*fp32" for n in ("X", "Y", "W", "B", "Mean", "Rstd")}
     sig.update(stride="i32", N="i32", eps="fp32")
-    k = tritonc.compile(kernels.layer_norm_fwd, sig, {"BLOCK_SIZE": 1024}, target="cuda:90",
+    k = tritonc.compile(layer_norm_fwd, sig, {"BLOCK_SIZE": 1024}, target="cuda:90",
                         divisible_by_16={n for n in sig if n != "eps"}, num_warps=8)
     filecheck(k.asm["ttgir"], "CHECK: scf.for\nCHECK: scf.for\nCHECK: scf.for\n", tmp_path)
     filecheck(k.asm["ptx"], "CHECK: ld.global.v4.b32\nCHECK: st.global.v4.b32\n", tmp_path)

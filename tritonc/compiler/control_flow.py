@@ -235,6 +235,14 @@ class ControlFlowMixin:
         if self.returned:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedLanguageConstruct)
+        builder.yield_(self._carried_values(node, names, inits))
+        builder.ip = saved_ip
+        self.lscope = before
+        for n, init, result in zip(names, inits, loop.results, strict=False):
+            self.lscope[n] = tensor(result, init.type)
+
+    def _carried_values(self, node: ast.AST, names: list[str], inits: list[tensor]) -> list:
+        """The handles a loop body yields for its carried names, each of its initial type."""
         yields = []
         for n, init in zip(names, inits, strict=False):
             value = self.lscope.get(n)
@@ -244,11 +252,7 @@ class ControlFlowMixin:
                                  f"before the loop but {got} inside it; convert it explicitly "
                                  f"(e.g. {n} = {n}.to(...)) so the type stays the same")
             yields.append(value.handle)
-        builder.yield_(yields)
-        builder.ip = saved_ip
-        self.lscope = before
-        for n, init, result in zip(names, inits, loop.results, strict=False):
-            self.lscope[n] = tensor(result, init.type)
+        return yields
 
     # -- while -------------------------------------------------------------------------------
     def visit_While(self, node: ast.While) -> None:
@@ -285,21 +289,11 @@ class ControlFlowMixin:
         for n, init, arg in zip(names, inits, after_block.arguments, strict=False):
             self.lscope[n] = tensor(arg, init.type)
         self.visit_block(node.body)
-        yields = []
-        for n, init in zip(names, inits, strict=False):
-            value = self.lscope.get(n)
-            if not isinstance(value, tensor) or value.type != init.type:
-                got = value.type if isinstance(value, tensor) else type(value).__name__
-                raise self.error(node, f"loop-carried variable {n!r} has type {init.type} "
-                                 f"before the loop but {got} inside it; convert it explicitly "
-                                 f"(e.g. {n} = {n}.to(...)) so the type stays the same")
-            yields.append(value.handle)
-        builder.yield_(yields)
+        builder.yield_(self._carried_values(node, names, inits))
         builder.ip = saved_ip
         self.lscope = before
         for n, init, result in zip(names, inits, op.results, strict=False):
             self.lscope[n] = tensor(result, init.type)
-
 
 
 def _unsupported_visitor(what: str):

@@ -90,15 +90,20 @@ def _fill(ctx: LoweringContext, elt_ty, padding: str):
     return ctx.const(0, elt_ty)
 
 
-def load_block(ctx: LoweringContext, op) -> list:
-    """tt.load through a block pointer."""
-    ptr, result = op.operands[0], op.results[0]
+def _block_addresses(ctx: LoweringContext, op, ptr, tile_type):
+    """Addresses and in-bounds predicates of a tile accessed through block pointer `ptr`."""
     rank = block_rank(ptr.type)
     parts = ctx.get(ptr)
     base, shape = parts[0], parts[1:1 + rank]
     strides, offsets = parts[1 + rank:1 + 2 * rank], parts[1 + 2 * rank:]
     checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
-    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, result.type, checked)
+    return _addresses(ctx, base, shape, strides, offsets, tile_type, checked)
+
+
+def load_block(ctx: LoweringContext, op) -> list:
+    """tt.load through a block pointer."""
+    ptr, result = op.operands[0], op.results[0]
+    ptrs, preds = _block_addresses(ctx, op, ptr, result.type)
     elt_ty = ctx.scalar_type(result.type)
     padding = ir.StringAttr(op.attributes["padding"]).value
     others = [_fill(ctx, elt_ty, padding)] * len(ptrs) if preds else None
@@ -108,12 +113,7 @@ def load_block(ctx: LoweringContext, op) -> list:
 def store_block(ctx: LoweringContext, op) -> None:
     """tt.store through a block pointer."""
     ptr, value = op.operands[0], op.operands[1]
-    rank = block_rank(ptr.type)
-    parts = ctx.get(ptr)
-    base, shape = parts[0], parts[1:1 + rank]
-    strides, offsets = parts[1 + rank:1 + 2 * rank], parts[1 + 2 * rank:]
-    checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
-    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, value.type, checked)
+    ptrs, preds = _block_addresses(ctx, op, ptr, value.type)
     emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
 
 

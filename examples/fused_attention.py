@@ -1,8 +1,19 @@
-"""Fused attention forward (Triton tutorial 06), for benchmarks/attention.py: imported as
-written (tritonc) and with its two import lines pointing at Triton."""
+"""Fused attention forward (Triton's tutorial 06): softmax(Q K^T * scale) V, one block of
+queries per program, online softmax over blocks of keys, causal or not."""
+
+import torch
 
 import tritonc as triton
 import tritonc.language as tl
+
+STRIDES = [f"stride_{t}{d}" for t, dims in (("q", "zhmk"), ("k", "zhnk"), ("v", "zhkn"),
+                                              ("o", "zhmn")) for d in dims]
+# Q, K, V, sm_scale, M, Out, the 16 strides (the innermost ones are 1: constants), Z, H
+SIGNATURE = ",".join(["*fp16:16"] * 3 + ["fp32", "*fp32:16", "*fp16:16"]
+                     + ["i32:16", "i32:16", "i32:16", "1"] * 4 + ["i32", "i32"])
+CONSTEXPRS = "N_CTX=128,HEAD_DIM=64,BLOCK_M=32,BLOCK_N=32,STAGE=3"
+TOLERANCE = 1e-2  # fp16 output
+KERNEL = "_attn_fwd"
 
 
 @triton.jit
@@ -96,5 +107,15 @@ def _attn_fwd(Q, K, V, sm_scale, M, Out, stride_qz, stride_qh, stride_qm, stride
     tl.store(O_block_ptr, acc.to(Out.type.element_ty))
 
 
-Z, H, N_CTX, HEAD_DIM = 1, 2, 64, 32
-
+def check(device: str) -> float:
+    z, h, n_ctx, head_dim = 1, 2, 128, 64
+    q, k, v = (torch.randn(z, h, n_ctx, head_dim, device=device).half() for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    m = torch.empty(z * h, n_ctx, device=device)
+    _attn_fwd[(n_ctx // 32, z * h)](q, k, v, 0.5, m, out, *q.stride(), *k.stride(), *v.stride(),
+                                    *out.stride(), z, h, N_CTX=n_ctx, HEAD_DIM=head_dim,
+                                    BLOCK_M=32, BLOCK_N=32, STAGE=3)
+    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
+    keep = torch.tril(torch.ones(n_ctx, n_ctx, dtype=torch.bool, device=device))
+    want = torch.softmax(scores.masked_fill(~keep, float("-inf")), -1) @ v.double()
+    return ((out.double() - want).abs().max()).item()
