@@ -43,6 +43,7 @@ class LoweringContext:
         self.loc = loc
         self.lane = self.warp = None
         self._bases: dict[tuple, list] = {}
+        self._smem_base32 = None
         self._consts: dict[tuple, Any] = {}
         self.declared: set[str] = set()
         self.module_ip: ir.InsertionPoint | None = None
@@ -268,6 +269,19 @@ class LoweringContext:
         self.op("scf.yield", nxt)
         self.ip = saved
         return list(loop.results)
+
+    def smem_address(self, index, elt_bytes: int, byte_offset):
+        """The 32-bit shared-memory address of element `index` (of `elt_bytes` bytes) after
+        `byte_offset`, for instructions that take one (ldmatrix, cp.async): i32 arithmetic
+        from the scratch base, no 64-bit pointer per access."""
+        if self._smem_base32 is None:
+            saved, self.ip = self.ip, self.entry_ip
+            self._smem_base32 = self.value("llvm.ptrtoint", [self.smem_base], self.i32_type())
+            self.ip = saved
+        offset = self.i32(byte_offset) if isinstance(byte_offset, int) else byte_offset
+        scaled = self.binop("arith.muli", index, self.i32(elt_bytes)) if elt_bytes > 1 else index
+        return self.binop("arith.addi", self.binop("arith.addi", self._smem_base32, offset),
+                          scaled)
 
     def swizzled_index(self, row, col, row_len: int):
         """Element index of (row, col) in a row-major tile of 16-bit elements whose 16-byte

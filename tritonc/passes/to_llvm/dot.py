@@ -67,7 +67,7 @@ def _mma(ctx: LoweringContext, op) -> list:
     k_dim = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
     staged_a, staged_b = _in_shared_memory(ctx, a, b)
-    i32, i16, f32 = ctx.i32_type(), ir.IntegerType.get_signless(16), ir.F32Type.get()
+    i32, f32 = ctx.i32_type(), ir.F32Type.get()
     wm, _ = layout.warps_per_cta
     bm, bn = layout.warp_block((m_dim, n_dim))
     log_wm = wm.bit_length() - 1
@@ -85,8 +85,7 @@ def _mma(ctx: LoweringContext, op) -> list:
             index = ctx.swizzled_index(row, col, row_len)
         else:
             index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
-        ptr = ctx.smem_ptr(index, i16, staged.offset)
-        return ctx.value("llvm.ptrtoint", [ptr], i32)
+        return ctx.smem_address(index, 2, staged.offset)
 
     def ldmatrix(address, count: int, trans: bool) -> list:
         regs = ", ".join(f"${i}" for i in range(count))

@@ -154,8 +154,7 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         for start in range(0, len(ptr_regs), vec):
             row, col = coords[start]
             index = ctx.swizzled_index(row, col, shape[1])
-            dst = ctx.smem_ptr(index, ir.IntegerType.get_signless(16), base)
-            dst = ctx.value("llvm.ptrtoint", [dst], i32)
+            dst = ctx.smem_address(index, 2, base)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
             size = ctx.value("arith.select", [pred, ctx.i32(nbytes), ctx.i32(0)], i32)
