@@ -165,7 +165,8 @@ class KernelWrapper:
         return self.base_fn(*args, **kwargs)
 
     def run(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
+        """Launch over `grid`: what each wrapper (Autotuner, Heuristics) adds to a launch."""
+        raise NotImplementedError(f"{type(self).__name__} does not define run()")
 
     def __getattr__(self, name: str) -> Any:
         # The kernel's own attributes (src, params, interpret, ...) read through.
