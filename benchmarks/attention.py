@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from run import load_kernels  # noqa: E402
+from run import finish_row, load_kernels  # noqa: E402
 
 from tritonc.testing import do_bench  # noqa: E402
 
@@ -58,14 +58,11 @@ def main() -> None:
                 except Exception as e:  # report, go on
                     row[name] = None
                     row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:300]}"
-            mine, theirs = row.get("tritonc"), row.get("triton")
-            row["ratio"] = mine / theirs if mine and theirs else None
             rows.append(row)
-            print(f"attention d={head_dim} causal={causal}: tritonc {mine or 0:.0f} TFLOP/s, "
-                  f"Triton {theirs or 0:.0f}, ratio {row['ratio'] or 0:.2f}")
-            for name in flavours:
-                if f"{name}_error" in row:
-                    print(f"    {name}: {row[f'{name}_error']}")
+            print(f"attention d={head_dim} causal={causal}: tritonc {row.get('tritonc') or 0:.0f} "
+                  f"TFLOP/s, Triton {row.get('triton') or 0:.0f}, ratio "
+                  f"{(row.get('tritonc') or 0) / (row.get('triton') or 1):.2f}")
+            finish_row(row, flavours)
     if len(sys.argv) > 1:
         Path(sys.argv[1]).write_text(json.dumps(rows, indent=1))
 

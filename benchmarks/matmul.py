@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from run import load_kernels  # noqa: E402
+from run import finish_row, load_kernels  # noqa: E402
 
 from tritonc.testing import do_bench  # noqa: E402
 
@@ -70,14 +70,11 @@ def main() -> None:
 
             capped = tflops(do_bench(capped_launch, return_mode="median"), m, n, k)
             print(f"    tritonc with maxnreg=128: {capped:.0f} TFLOP/s")
-        mine, theirs = row.get("tritonc"), row.get("triton")
-        row["ratio"] = mine / theirs if mine and theirs else None
         rows.append(row)
-        print(f"fp16 matmul {size}^3: tritonc {mine or 0:.0f} TFLOP/s, Triton {theirs or 0:.0f}, "
-              f"cuBLAS {cublas:.0f}, ratio {row['ratio'] or 0:.2f}")
-        for name in flavours:
-            if f"{name}_error" in row:
-                print(f"    {name}: {row[f'{name}_error']}")
+        print(f"fp16 matmul {size}^3: tritonc {row.get('tritonc') or 0:.0f} TFLOP/s, Triton "
+              f"{row.get('triton') or 0:.0f}, cuBLAS {cublas:.0f}, ratio "
+              f"{(row.get('tritonc') or 0) / (row.get('triton') or 1):.2f}")
+        finish_row(row, flavours)
     if len(sys.argv) > 1:
         Path(sys.argv[1]).write_text(json.dumps(rows, indent=1))
 

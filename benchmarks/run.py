@@ -53,6 +53,15 @@ def _load(flavour: str, path: Path):
     return module
 
 
+def finish_row(row: dict, flavours) -> None:
+    """Add the ratio tritonc / Triton to a result row and print any flavour's error."""
+    mine, theirs = row.get("tritonc"), row.get("triton")
+    row["ratio"] = mine / theirs if mine and theirs else None
+    for flavour in flavours:
+        if f"{flavour}_error" in row:
+            print(f"    {flavour}: {row[f'{flavour}_error']}")
+
+
 def copy_bandwidth() -> float:
     x = torch.empty(2**28, device="cuda")
     y = torch.empty_like(x)

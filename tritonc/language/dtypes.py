@@ -164,20 +164,9 @@ class pointer_type(dtype):
         self.const = const
         self.name = f"pointer<{element_ty}>"
 
+    # the name "pointer<...>" is no scalar name: dtype's is_floating, is_int, ... say False
     def is_ptr(self) -> bool:
         return True
-
-    def is_floating(self) -> bool:
-        return False
-
-    def is_int(self) -> bool:
-        return False
-
-    def is_bool(self) -> bool:
-        return False
-
-    def is_fp8(self) -> bool:
-        return False
 
     def is_block_ptr(self) -> bool:
         return isinstance(self.element_ty, block_type)
