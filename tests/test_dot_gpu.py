@@ -80,6 +80,35 @@ def test_matmul_with_masks(dtype, precision, tol, transposed):
         assert relative_error(c, want) <= tol
 
 
+# tiles that take wgmma on sm_90 (warps along M, 64 rows per warpgroup): every swizzle
+# width of A (rows of 2 BK bytes) and B (2 BN bytes), one and two warpgroups, N up to 256
+WARPGROUP_TILES = [(128, 128, 64, 8), (64, 256, 64, 4), (128, 64, 32, 8), (64, 128, 128, 4),
+                   (64, 32, 16, 4)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("bm, bn, bk, warps", WARPGROUP_TILES)
+def test_matmul_warpgroup_tiles(dtype, bm, bn, bk, warps):
+    import torch
+
+    torch.manual_seed(2)
+    m, n, k = 300, 257, 329
+    kind = getattr(torch, dtype)
+    a = torch.randn(m, k, device="cuda").to(kind)
+    b = torch.randn(k, n, device="cuda").to(kind)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+            c.stride(0), c.stride(1))
+    meta = dict(BM=bm, BN=bn, BK=bk, PRECISION="ieee", OUT=tl.float32, num_warps=warps,
+                num_stages=3)
+    matmul[(triton.cdiv(m, bm), triton.cdiv(n, bn))](*args, **meta)
+    tol = 8e-3 if dtype == "bfloat16" else 1e-3
+    assert relative_error(c, a.double() @ b.double()) <= tol
+    if torch.cuda.get_device_capability() == (9, 0):
+        assert "wgmma.mma_async" in matmul.warmup(*args, **meta).asm["ptx"]
+
+
 @pytest.mark.gpu
 def test_batched_dot():
     import torch

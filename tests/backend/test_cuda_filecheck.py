@@ -122,3 +122,31 @@ CHECK: cp.async.wait_group 0
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
+
+
+def test_matmul_on_hopper_uses_wgmma(tmp_path):
+    """8 warps over a 128-row tile: two warpgroups, each one m64n128k16 wgmma per 16-deep
+    step, reading the cp.async ring buffers through smem descriptors."""
+    k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
+                        divisible_by_16=set(MATMUL), num_warps=8, num_stages=3)
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[8, 1]>>
+""", tmp_path)
+    filecheck(k.asm["ptx"], """
+CHECK: .target sm_90a
+CHECK: cp.async.cg.shared.global
+CHECK: cp.async.wait_group 1
+CHECK-NEXT: // end inline asm
+CHECK-NEXT: // begin inline asm
+CHECK-NEXT: fence.proxy.async.shared::cta
+CHECK: bar.sync
+CHECK: wgmma.fence.sync.aligned
+CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+CHECK-NOT: mma.sync
+CHECK: wgmma.commit_group.sync.aligned
+CHECK: wgmma.wait_group.sync.aligned 0
+""", tmp_path)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert k.metadata["ptx_arch"] == "90a"
+    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2

@@ -20,19 +20,23 @@ from tritonc.passes.ttgir.mma_layouts import assign_mma_layouts
 def make_ttgir(module, kernel, arch: int):
     """TTIR -> TTGIR, in place: default layouts, then the tensor-core accumulators."""
     assign_layouts(module, kernel.metadata["num_warps"])
-    assign_mma_layouts(module, kernel.metadata["num_warps"])
+    assign_mma_layouts(module, kernel.metadata["num_warps"], arch)
     return module
 
 
 def make_llir_and_ptx(ttgir, kernel, arch: int) -> tuple[str, str]:
-    lowered, name, smem = lower_module(ttgir, kernel.metadata["num_warps"],
-                                       kernel.metadata["num_stages"])
-    kernel.metadata["shared"] = smem
-    return llvm_module_to_ptx(lowered, name, arch)
+    """The kernel's LLVM IR and PTX; a kernel using sm_90a-only instructions (wgmma) is
+    compiled for that target (`ptx_arch` in the metadata)."""
+    lowered = lower_module(ttgir, kernel.metadata["num_warps"], kernel.metadata["num_stages"],
+                           arch)
+    kernel.metadata["shared"] = lowered.smem_bytes
+    kernel.metadata["ptx_arch"] = f"{arch}a" if lowered.arch_specific else str(arch)
+    return llvm_module_to_ptx(lowered.module, lowered.name, kernel.metadata["ptx_arch"])
 
 
 def make_cubin(ptx: str, kernel, arch: int) -> bytes:
-    cubin, report = compile_ptx(ptx, arch, kernel.name, kernel.metadata.get("maxnreg"))
+    cubin, report = compile_ptx(ptx, kernel.metadata.get("ptx_arch", arch), kernel.name,
+                                kernel.metadata.get("maxnreg"))
     kernel.metadata["ptxas"] = report
     return cubin
 

@@ -48,6 +48,8 @@ class LoweringContext:
         self.declared: set[str] = set()
         self.module_ip: ir.InsertionPoint | None = None
         self.num_stages = 1
+        self.arch = 80  # compute capability the code is for
+        self.arch_specific = False  # set by rules emitting sm_90a-only instructions
         # software pipelining (pipeline.py): ring buffers placed after the scratch area
         self.pipeline_bytes = 0
         self.pipeline_base = None  # an i32 constant, set once the scratch size is known
@@ -283,10 +285,19 @@ class LoweringContext:
         return self.binop("arith.addi", self.binop("arith.addi", self._smem_base32, offset),
                           scaled)
 
-    def swizzled_index(self, row, col, row_len: int):
-        """Element index of (row, col) in a row-major tile of 16-bit elements whose 16-byte
-        chunks are XOR-swizzled by row, so that the 8 rows an ldmatrix (or a warp's
-        cp.async) touches at one column fall in 8 different bank groups."""
+    def swizzled_index(self, row, col, rows: int, row_len: int, column_blocks: bool = False):
+        """Element index of (row, col) in a row-major `rows` x `row_len` tile of 16-bit
+        elements whose 16-byte chunks are XOR-swizzled by row, so that the 8 rows an
+        ldmatrix (or a warp's cp.async) touches at one column fall in 8 different bank
+        groups. With `column_blocks` (the layout wgmma reads), a row longer than 64
+        elements is cut into blocks of 64 columns stored one after the other, each then
+        swizzled with the 128-byte period."""
+        if column_blocks and row_len > 64 and row_len % 64 == 0:
+            block = self.binop("arith.muli", self.binop("arith.shrui", col, self.i32(6)),
+                               self.i32(rows * 64))
+            inner = self.swizzled_index(row, self.binop("arith.andi", col, self.i32(63)),
+                                        rows, 64)
+            return self.binop("arith.addi", block, inner)
         chunks = row_len // 8
         if chunks < 2:
             return self.binop("arith.addi", self.binop("arith.muli", row, self.i32(row_len)), col)

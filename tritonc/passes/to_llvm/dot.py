@@ -1,4 +1,5 @@
-"""Lowering of `tt.dot`: on the tensor cores (mma.sync) or with fused multiply-adds.
+"""Lowering of `tt.dot`: on the tensor cores (wgmma, see wgmma.py, or mma.sync) or with
+fused multiply-adds.
 
 **Tensor cores.** A dot whose result has the mma layout (see passes/ttgir/mma_layouts.py)
 stages A and B in shared memory, and each warp then feeds `mma.sync.aligned.m16n8k16`
@@ -26,6 +27,7 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, decode
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
+from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot
 from tritonc.passes.ttgir.layouts import MmaLayout
 
 
@@ -82,7 +84,7 @@ def _mma(ctx: LoweringContext, op) -> list:
 
     def shared_address(staged, row, col, row_len: int):
         if staged.swizzled:
-            index = ctx.swizzled_index(row, col, row_len)
+            index = ctx.swizzled_index(row, col, staged.shape[0], row_len)
         else:
             index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
         return ctx.smem_address(index, 2, staged.offset)
@@ -141,6 +143,8 @@ def _mma(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.dot")
 def lower_dot(ctx: LoweringContext, op) -> list:
+    if warpgroup_dot(ctx, op) and all(v in ctx.smem_operands for v in list(op.operands)[:2]):
+        return lower_warpgroup_dot(ctx, op)
     if isinstance(ctx.layout(op.results[0].type), MmaLayout):
         return _mma(ctx, op)
     a, b, c = op.operands

@@ -22,6 +22,7 @@ location. Option: `num_warps`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir, pointee_text
 
@@ -80,8 +81,18 @@ def _arg_type_text(ty) -> str:
     return f"!llvm.ptr<{ptr[1]}>" if ptr else str(ty)
 
 
-def lower_module(module, num_warps: int, num_stages: int = 1) -> tuple[ir.Module, str, int]:
-    """Lower the public kernel of a TTGIR `module`; return (module, kernel name, smem bytes)."""
+@dataclass
+class LoweredKernel:
+    """The result of `lower_module`."""
+
+    module: ir.Module
+    name: str
+    smem_bytes: int
+    arch_specific: bool  # uses instructions of the arch-specific target (sm_90a's wgmma)
+
+
+def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) -> LoweredKernel:
+    """Lower the public kernel of a TTGIR `module` for compute capability `arch`."""
     # importing the rule families fills RULES
     from tritonc.passes.to_llvm import (  # noqa: F401
         blocks,
@@ -118,7 +129,7 @@ def lower_module(module, num_warps: int, num_stages: int = 1) -> tuple[ir.Module
     text = f"""
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
-    llvm.mlir.global external @global_smem() {{addr_space = 3 : i32, alignment = 16 : i64}}
+    llvm.mlir.global external @global_smem() {{addr_space = 3 : i32, alignment = 1024 : i64}}
         : !llvm.array<0 x i8>
     gpu.func @{kname}({args}) kernel attributes
         {{gpu.known_block_size = array<i32: {threads}, 1, 1>}} {{
@@ -138,6 +149,7 @@ module attributes {{gpu.container_module}} {{
                                    attributes={"global_name": ir.FlatSymbolRefAttr.get(
                                        "global_smem")}, loc=loc, ip=ip).results[0]
         ctx = LoweringContext(num_warps, smem, loc)
+        ctx.arch = arch
         ctx.functions = functions
         ctx.module_ip = ir.InsertionPoint(gpu_module.regions[0].blocks[0])
         ctx.ip = ip
@@ -150,6 +162,8 @@ module attributes {{gpu.container_module}} {{
         lower_block(ctx, block)
         # ring buffers of pipelined loops share the scratch area unless scratch was used
         # while they were live; then they sit after it
-        base = (ctx.smem_bytes + 127) // 128 * 128 if ctx.scratch_in_pipeline else 0
+        # (at a 1024-byte boundary: the period of the 128-byte swizzle wgmma reads)
+        base = (ctx.smem_bytes + 1023) // 1024 * 1024 if ctx.scratch_in_pipeline else 0
         ctx.pipeline_base.owner.attributes["value"] = ir.IntegerAttr.get(ctx.i32_type(), base)
-    return out, kname, max(ctx.smem_bytes, base + ctx.pipeline_bytes)
+    return LoweredKernel(out, kname, max(ctx.smem_bytes, base + ctx.pipeline_bytes),
+                         ctx.arch_specific)

@@ -23,6 +23,7 @@ from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
+from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir.layouts import MmaLayout
 
 _PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
@@ -58,10 +59,12 @@ def _is_zero_constant(value) -> bool:
 
 
 class Plan:
-    """What to pipeline in one loop."""
+    """What to pipeline in one loop; `wgmma_loads`: the loads whose buffers a wgmma reads
+    (laid out in column blocks, see LoweringContext.swizzled_index)."""
 
-    def __init__(self, loop, loads, ops, args) -> None:
+    def __init__(self, loop, loads, ops, args, wgmma_loads: list) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
+        self.wgmma_loads = wgmma_loads
 
 
 def plan(ctx: LoweringContext, loop) -> Plan | None:
@@ -107,7 +110,12 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             return None
     order = {op: i for i, op in enumerate(block.operations)}
     ops.sort(key=lambda o: order[o])
-    return Plan(loop, loads, ops, args - {0})
+    wgmma_loads = []
+    for load in loads:
+        dot = next(iter(load.results[0].uses)).owner
+        if warpgroup_dot(ctx, dot) and all(v.owner in loads for v in list(dot.operands)[:2]):
+            wgmma_loads.append(load)
+    return Plan(loop, loads, ops, args - {0}, wgmma_loads)
 
 
 def _evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
@@ -133,7 +141,7 @@ def _tile_bytes(ctx: LoweringContext, load) -> int:
     n = 1
     for s in shape:
         n *= s
-    return (n * 2 + 127) // 128 * 128
+    return (n * 2 + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
 
 
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
@@ -153,7 +161,7 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         kind = "cg" if nbytes == 16 else "ca"
         for start in range(0, len(ptr_regs), vec):
             row, col = coords[start]
-            index = ctx.swizzled_index(row, col, shape[1])
+            index = ctx.swizzled_index(row, col, shape[0], shape[1], load in p.wgmma_loads)
             dst = ctx.smem_address(index, 2, base)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
@@ -238,6 +246,8 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     """At the top of iteration `iv`: wait for its tiles, issue iteration iv+(S-1)*step,
     and map the pipelined loads to their buffer. Returns the next ahead values."""
     _asm(ctx, f"cp.async.wait_group {stages - 2};")
+    if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
+        _asm(ctx, "fence.proxy.async.shared::cta;")
     ctx.barrier()
     k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
     read = ctx.binop("arith.remsi", k, ctx.i32(stages))

@@ -47,7 +47,7 @@ def _dots(module) -> list:
     return found
 
 
-def _eligible(ir, op, num_warps: int) -> MmaLayout | None:
+def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     a, b, c = op.operands
     ta, tc = _tensor(ir, a.type), _tensor(ir, c.type)
     if len(ta.shape) != 2 or str(ta.element_type) not in MMA_OPERANDS:
@@ -56,7 +56,16 @@ def _eligible(ir, op, num_warps: int) -> MmaLayout | None:
         return None
     if str(tc.element_type) != "f32" or ta.shape[1] % 16:
         return None
-    return MmaLayout.for_dot(tc.shape[0], tc.shape[1], num_warps)
+    m, n = tc.shape
+    if arch >= 90 and warpgroup_shape(m, n, num_warps):
+        return MmaLayout((num_warps, 1))
+    return MmaLayout.for_dot(m, n, num_warps)
+
+
+def warpgroup_shape(m: int, n: int, num_warps: int) -> bool:
+    """Whether an m x n accumulator splits into one m64nNk16 wgmma per warpgroup: warp w
+    owns rows 16w .. 16w + 15, which is also an mma.sync layout (warps (num_warps, 1))."""
+    return num_warps % 4 == 0 and m == 16 * num_warps and n % 16 == 0 and n <= 256
 
 
 def _retype_constant(ir, value, text: str) -> bool:
@@ -95,13 +104,15 @@ def _convert_users(ir, value, blocked_ty, keep) -> None:
         use.owner.operands[use.operand_number] = copy
 
 
-def assign_mma_layouts(module, num_warps: int) -> None:
-    """Apply the rewrite above to every eligible `tt.dot` of `module`."""
+def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
+    """Apply the rewrite above to every eligible `tt.dot` of `module`. On sm_90 and later
+    a dot whose accumulator fits one wgmma per warpgroup (`warpgroup_shape`) gets the
+    warps-along-M split that wgmma's accumulator uses."""
     from mlir import ir
 
     with module.context, ir.Location.unknown():
         for dot in _dots(module):
-            layout = _eligible(ir, dot, num_warps)
+            layout = _eligible(ir, dot, num_warps, arch)
             if layout is None:
                 continue
             text = layout.attr_text()
