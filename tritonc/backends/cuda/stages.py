@@ -2,6 +2,7 @@
 
     ttgir  passes.ttgir.assign_layouts: a blocked layout on every tensor;
            passes.ttgir.mma_layouts: fp16/bf16 dot accumulators in the mma layout
+           passes.ttgir.propagate_mma: their users compute in that layout too
     llir   passes.to_llvm.lowering: per-thread gpu/arith/scf/llvm/nvvm code, then the
            upstream MLIR conversions and gpu-module-to-binary (llvm_to_ptx.py): LLVM IR
     ptx    llvmlite: libdevice when needed, O3, the NVPTX target for sm_XX
@@ -15,12 +16,15 @@ from tritonc.backends.cuda.ptxas import compile_ptx
 from tritonc.passes.to_llvm.lowering import lower_module
 from tritonc.passes.ttgir.assign_layouts import assign_layouts
 from tritonc.passes.ttgir.mma_layouts import assign_mma_layouts
+from tritonc.passes.ttgir.propagate_mma import propagate_mma_layouts
 
 
 def make_ttgir(module, kernel, arch: int):
-    """TTIR -> TTGIR, in place: default layouts, then the tensor-core accumulators."""
+    """TTIR -> TTGIR, in place: default layouts, then the tensor-core accumulators and the
+    ops that compute on them."""
     assign_layouts(module, kernel.metadata["num_warps"])
     assign_mma_layouts(module, kernel.metadata["num_warps"], arch)
+    propagate_mma_layouts(module)
     return module
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tritonc.compiler import mlir_loader
-from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout, parse_layout
+from tritonc.passes.ttgir.layouts import Layout, parse_layout
 
 ir = mlir_loader.load()
 
@@ -73,7 +73,7 @@ class LoweringContext:
     def is_tensor(ty) -> bool:
         return isinstance(ty, ir.RankedTensorType)
 
-    def layout(self, ty) -> BlockedLayout | MmaLayout:
+    def layout(self, ty) -> Layout:
         return parse_layout(str(ir.RankedTensorType(ty).encoding))
 
     @staticmethod
@@ -171,7 +171,7 @@ class LoweringContext:
         self.warp = self.binop("arith.shrui", tid, self.i32(5))
         self.tid = tid
 
-    def bases(self, layout: BlockedLayout, shape: tuple[int, ...]) -> list:
+    def bases(self, layout: Layout, shape: tuple[int, ...]) -> list:
         """base_d(lane, warp) for every dimension d (see layouts.py)."""
         key = (layout, shape)
         if key not in self._bases:
@@ -214,7 +214,7 @@ class LoweringContext:
         for ident, strides in ((self.lane, layout.lane_strides()),
                                (self.warp, layout.warp_strides(shape))):
             for bit, (d, stride) in enumerate(strides):
-                if stride >= shape[d]:
+                if stride == 0 or stride >= shape[d]:
                     copies.append((ident, bit))
         if not copies:
             return None

@@ -3,8 +3,10 @@
 A reduction of a 1-D tensor to a scalar runs in three steps, following the layout:
 combine the registers of each thread, then the lanes of each warp with butterfly
 shuffles (`shfl.sync.bfly`) over the lane bits that hold distinct elements, then the
-warps through shared memory. Reductions along one axis of an N-D tensor, and scans,
-go through shared memory: each result element combines its source elements in order.
+warps through shared memory. A reduction along one axis whose result has the sliced
+source layout stays in the warp (registers, then shuffles); other reductions along one
+axis of an N-D tensor, and scans, go through shared memory: each result element
+combines its source elements in order.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lowering
 from tritonc.passes.to_llvm.shape import stage
+from tritonc.passes.ttgir.layouts import SliceLayout
 
 
 def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
@@ -132,13 +135,44 @@ def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
     return outs
 
 
+def _warp_axis_reduce(ctx: LoweringContext, op, axis: int) -> list | None:
+    """A reduction along `axis` that stays in the warp: when no warp bit of the source
+    layout moves along `axis` and the result has the source layout sliced at `axis`
+    (`#ttg.slice<axis, parent>`), each thread combines its registers of one row, then the
+    lanes of the row combine with butterfly shuffles. None when the layouts differ."""
+    srcs = list(op.operands)
+    src_ty, result_ty = srcs[0].type, op.results[0].type
+    layout, shape = ctx.layout(src_ty), ctx.shape(src_ty)
+    out_layout = ctx.layout(result_ty)
+    if not isinstance(out_layout, SliceLayout) or out_layout != SliceLayout(axis, layout):
+        return None
+    if any(d == axis and 0 < s < shape[axis] for d, s in layout.warp_strides(shape)):
+        return None
+    rows: dict[tuple, list] = {}
+    regs = [ctx.get(v) for v in srcs]
+    for i, o in enumerate(layout.register_offsets(shape)):
+        key = tuple(x % n for x, n in zip(o[:axis] + o[axis + 1:],
+                                          shape[:axis] + shape[axis + 1:]))
+        values = [r[i] for r in regs]
+        rows[key] = values if key not in rows else _combine(ctx, op, rows[key], values)
+    for bit, (d, stride) in enumerate(layout.lane_strides()):
+        if d != axis or not 0 < stride < shape[axis]:
+            continue
+        for key, values in rows.items():
+            rows[key] = _combine(ctx, op, values, [_shuffle(ctx, v, 1 << bit) for v in values])
+    out_shape = ctx.shape(result_ty)
+    picked = [rows[tuple(x % n for x, n in zip(o, out_shape))]
+              for o in out_layout.register_offsets(out_shape)]
+    return [[row[k] for row in picked] for k in range(len(srcs))]
+
+
 @lowering("tt.reduce")
 def lower_reduce(ctx: LoweringContext, op) -> list:
     axis = ir.IntegerAttr(op.attributes["axis"]).value
     src_ty = op.operands[0].type
     if len(ctx.shape(src_ty)) == 1:
         return _full_reduce_1d(ctx, op)
-    return _axis_reduce(ctx, op, axis)
+    return _warp_axis_reduce(ctx, op, axis) or _axis_reduce(ctx, op, axis)
 
 
 def _fold(ctx: LoweringContext, op, present, earlier: list, later: list) -> list:

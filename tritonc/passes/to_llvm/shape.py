@@ -167,10 +167,52 @@ def same_placement(ctx: LoweringContext, src_ty, dst_ty) -> bool:
         for d, s in layout.lane_strides() + layout.warp_strides(shape):
             c = [0] * len(shape)
             c[d] = s
-            bits.append(lin(c) if s < shape[d] else None)
+            bits.append(lin(c) if 0 < s < shape[d] else None)
         return regs, bits
 
     return placement(src_l, src_s) == placement(dst_l, dst_s)
+
+
+def local_registers(ctx: LoweringContext, src_ty, dst_ty,
+                    to_src: Callable[[tuple], tuple]) -> list[int] | None:
+    """For each register of a `dst_ty` tensor, the register of this same thread that holds
+    the source element at `to_src(coordinate)`; None when some element must come from
+    another thread. `to_src` is a linear map of coordinates (drop an axis, zero the
+    broadcast dimensions), so it is enough that it carries every lane and warp bit of
+    the result onto the same bit of the source, and every register offset onto one."""
+    src_l, dst_l = ctx.layout(src_ty), ctx.layout(dst_ty)
+    src_s, dst_s = ctx.shape(src_ty), ctx.shape(dst_ty)
+
+    def wrap(coord, shape) -> tuple:
+        return tuple(c % s for c, s in zip(coord, shape))
+
+    def unit(d: int, stride: int, rank: int) -> tuple:
+        return tuple(stride if i == d else 0 for i in range(rank))
+
+    src_bits = [wrap(unit(d, s, len(src_s)), src_s)
+                for d, s in src_l.lane_strides() + src_l.warp_strides(src_s)]
+    dst_bits = [wrap(to_src(wrap(unit(d, s, len(dst_s)), dst_s)), src_s)
+                for d, s in dst_l.lane_strides() + dst_l.warp_strides(dst_s)]
+    if src_bits != dst_bits:
+        return None
+    index: dict[tuple, int] = {}
+    for i, o in enumerate(src_l.register_offsets(src_s)):
+        index.setdefault(wrap(o, src_s), i)
+    out = []
+    for o in dst_l.register_offsets(dst_s):
+        i = index.get(wrap(to_src(wrap(o, dst_s)), src_s))
+        if i is None:
+            return None
+        out.append(i)
+    return out
+
+
+def _gather_local(ctx: LoweringContext, src, dst_ty, to_src) -> list | None:
+    picks = local_registers(ctx, src.type, dst_ty, to_src)
+    if picks is None:
+        return None
+    regs = ctx.get(src)
+    return [regs[i] for i in picks]
 
 
 _REMAT_LIMIT = 6  # how deep a definition is recomputed rather than moved
@@ -245,6 +287,9 @@ def lower_expand_dims(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
     if not same_placement(ctx, src.type, result.type):
         axis = ir.IntegerAttr(op.attributes["axis"]).value
+        regs = _gather_local(ctx, src, result.type, lambda c: c[:axis] + c[axis + 1:])
+        if regs is not None:
+            return [regs]
         coords = [c[:axis] + c[axis + 1:] for c in ctx.coordinates(result.type)]
         regs = rematerialize(ctx, src, coords)
         if regs is not None:
@@ -254,7 +299,11 @@ def lower_expand_dims(ctx: LoweringContext, op) -> list:
 
 @lowering("ttg.convert_layout")
 def lower_convert_layout(ctx: LoweringContext, op) -> list:
-    return _reshape_like(ctx, op)
+    src, result = op.operands[0], op.results[0]
+    regs = _gather_local(ctx, src, result.type, lambda c: c)
+    if regs is None:
+        regs = rematerialize(ctx, src, ctx.coordinates(result.type))
+    return [regs] if regs is not None else _reshape_like(ctx, op)
 
 
 @lowering("tt.broadcast")
@@ -265,6 +314,10 @@ def lower_broadcast(ctx: LoweringContext, op) -> list:
     def coord_map(ctx, coord):
         return [ctx.i32(0) if s == 1 else c for c, s in zip(coord, src_shape)]
 
+    regs = _gather_local(ctx, src, result.type,
+                         lambda c: tuple(0 if s == 1 else x for x, s in zip(c, src_shape)))
+    if regs is not None:
+        return [regs]
     regs = rematerialize(ctx, src, [coord_map(ctx, c) for c in ctx.coordinates(result.type)])
     if regs is not None:
         return [regs]

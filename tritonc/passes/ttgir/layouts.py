@@ -172,18 +172,18 @@ class MmaLayout:
         return shape[0] // self.warps_per_cta[0], shape[1] // self.warps_per_cta[1]
 
     def num_registers(self, shape: tuple[int, ...]) -> int:
-        bm, bn = self.warp_block(shape)
-        return (bm // 16) * (bn // 8) * 4
+        return len(self.register_offsets(shape))
 
     def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """Tile (i, j) of the warp's block, then c0..c3 within it."""
+        """Tile (i, j) of the warp's block, then c0..c3 within it. A dimension smaller than
+        the tile (a 128 x 1 column that broadcasts onto the rows) keeps each element once."""
         bm, bn = self.warp_block(shape)
-        out = []
-        for i in range(bm // 16):
-            for j in range(bn // 8):
+        seen: dict[tuple[int, int], None] = {}
+        for i in range(max(1, bm // 16)):
+            for j in range(max(1, bn // 8)):
                 for row, col in ((0, 0), (0, 1), (8, 0), (8, 1)):
-                    out.append((i * 16 + row, j * 8 + col))
-        return out
+                    seen.setdefault(((i * 16 + row) % shape[0], (j * 8 + col) % shape[1]))
+        return list(seen)
 
     def lane_strides(self) -> list[tuple[int, int]]:
         return [(1, 2), (1, 4), (0, 1), (0, 2), (0, 4)]
@@ -216,8 +216,70 @@ class MmaLayout:
         return MmaLayout((best[1], best[2])) if best else None
 
 
-def parse_layout(text: str) -> BlockedLayout | MmaLayout:
-    """The layout of a printed `#ttg.blocked<...>` or `#ttg.mma<...>` encoding."""
+@dataclass(frozen=True)
+class SliceLayout:
+    """`#ttg.slice<dim, parent>`: the layout of a tensor reduced along dimension `dim` of a
+    `parent`-layout tensor. A thread holds the elements of its parent registers with `dim`
+    dropped (each once); the lane and warp bits that moved along `dim` now select copies
+    (stride 0). `tt.expand_dims` along `dim` gives back the parent layout with no data
+    moving, so a row statistic broadcasts back onto its rows in registers."""
+
+    dim: int
+    parent: BlockedLayout | MmaLayout
+
+    @staticmethod
+    def parse(text: str) -> SliceLayout:
+        match = re.fullmatch(r"#ttg\.slice<(\d+)(?: : i\d+)?, (.*)>", text)
+        if match is None:
+            raise ValueError(f"not a slice layout: {text}")
+        return SliceLayout(int(match.group(1)), parse_layout(match.group(2)))
+
+    def attr_text(self) -> str:
+        return f"#ttg.slice<{self.dim} : i64, {self.parent.attr_text()}>"
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank - 1
+
+    @property
+    def vector_width(self) -> int:
+        return 1
+
+    def _parent_dim(self, d: int) -> int:
+        return d if d < self.dim else d + 1
+
+    def _parent_shape(self, shape: tuple[int, ...]) -> tuple[int, ...]:
+        return (*shape[:self.dim], self.parent.tile(self.dim), *shape[self.dim:])
+
+    def _drop(self, strides: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        return [(0, 0) if d == self.dim else (d - (d > self.dim), s) for d, s in strides]
+
+    def tile(self, d: int) -> int:
+        return self.parent.tile(self._parent_dim(d))
+
+    def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+        seen: dict[tuple[int, ...], None] = {}
+        for o in self.parent.register_offsets(self._parent_shape(shape)):
+            seen.setdefault(tuple(x % s for x, s in zip(o[:self.dim] + o[self.dim + 1:], shape)))
+        return list(seen)
+
+    def num_registers(self, shape: tuple[int, ...]) -> int:
+        return len(self.register_offsets(shape))
+
+    def lane_strides(self) -> list[tuple[int, int]]:
+        return self._drop(self.parent.lane_strides())
+
+    def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
+        return self._drop(self.parent.warp_strides(self._parent_shape(shape)))
+
+
+Layout = BlockedLayout | MmaLayout | SliceLayout
+
+
+def parse_layout(text: str) -> Layout:
+    """The layout of a printed `#ttg.blocked<...>`, `#ttg.mma<...>` or `#ttg.slice<...>`."""
     if text.startswith("#ttg.mma"):
         return MmaLayout.parse(text)
+    if text.startswith("#ttg.slice"):
+        return SliceLayout.parse(text)
     return BlockedLayout.parse(text)

@@ -1,0 +1,247 @@
+"""propagate-mma-layouts: compute on a dot's result where the mma layout put it.
+
+After mma-layouts, every user of a dot result sees it through a `ttg.convert_layout` to
+the blocked layout, a trip through shared memory. This pass grows the set of values that
+take the mma layout instead, from those converts outward: through elementwise ops, row
+reductions (whose results take `#ttg.slice<axis, mma>`), `tt.expand_dims` of such a slice
+(back to the mma layout), `tt.broadcast`, and the iteration arguments of `scf.for`.
+Values that cross into the set get one convert; constants, splats and ranges are made
+again in the layout that asks for them.
+
+Before (the online softmax of flash attention, 8 warps):
+    %qk = "tt.dot"(%q, %k, %zero) : (...) -> tensor<128x64xf32, #mma>
+    %cvt = "ttg.convert_layout"(%qk) : (tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #blocked>
+    %max = "tt.reduce"(%cvt) {axis = 1} : (tensor<128x64xf32, #blocked>) -> tensor<128xf32, #blocked1>
+    %m = "tt.expand_dims"(%max) {axis = 1} : (...) -> tensor<128x1xf32, #blocked>
+    %b = "tt.broadcast"(%m) : (...) -> tensor<128x64xf32, #blocked>
+    %p = arith.subf %cvt, %b : tensor<128x64xf32, #blocked>
+After:
+    %qk = "tt.dot"(%q, %k, %zero) : (...) -> tensor<128x64xf32, #mma>
+    %max = "tt.reduce"(%qk) {axis = 1} : (...) -> tensor<128xf32, #ttg.slice<1 : i64, #mma>>
+    %m = "tt.expand_dims"(%max) {axis = 1} : (...) -> tensor<128x1xf32, #mma>
+    %b = "tt.broadcast"(%m) : (...) -> tensor<128x64xf32, #mma>
+    %p = arith.subf %qk, %b : tensor<128x64xf32, #mma>
+
+with #mma = #ttg.mma<[8, 1]>: the reduction is register adds and two shuffles, the
+broadcast moves nothing.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.ttgir.layouts import MmaLayout, SliceLayout, parse_layout
+
+_ELEMENTWISE = {"tt.fp_to_fp", "tt.bitcast", "tt.clampf", "tt.precise_sqrt",
+                "tt.precise_divf", "tt.mulhiu", "tt.extern_elementwise"}
+_REMADE = ("arith.constant", "tt.splat", "tt.make_range")
+
+
+def _encoding(ir, value) -> str | None:
+    if not isinstance(value.type, ir.RankedTensorType):
+        return None
+    enc = ir.RankedTensorType(value.type).encoding
+    return None if enc is None else str(enc)
+
+
+def _with_encoding(ir, ty, text: str):
+    t = ir.RankedTensorType(ty)
+    return ir.RankedTensorType.get(t.shape, t.element_type, ir.Attribute.parse(text))
+
+
+def _is_elementwise(ir, op) -> bool:
+    name = op.name
+    if name == "arith.constant" or not (name.startswith(("arith.", "math."))
+                                        or name in _ELEMENTWISE):
+        return False
+    values = [*op.operands, *op.results]
+    if any(not isinstance(r.type, ir.RankedTensorType) for r in op.results):
+        return False
+    shapes = {tuple(ir.RankedTensorType(v.type).shape) for v in values
+              if isinstance(v.type, ir.RankedTensorType)}
+    return len(shapes) == 1
+
+
+def _remade(ir, value) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner.name in _REMADE and (
+        owner.name != "arith.constant" or ir.DenseElementsAttr(
+            owner.attributes["value"]).is_splat)
+
+
+def _loop_of(ir, block_arg):
+    """The scf.for whose body defines `block_arg`, or None."""
+    block = block_arg.owner
+    op = block.owner
+    return op if op is not None and op.name == "scf.for" else None
+
+
+def _yield_of(loop):
+    ops = loop.regions[0].blocks[0].operations
+    return ops[len(ops) - 1]
+
+
+def _axis(ir, op) -> int:
+    return ir.IntegerAttr(op.attributes["axis"]).value
+
+
+class _Growth:
+    """The values that take a new layout, grown from seeds along the rules above."""
+
+    def __init__(self, ir) -> None:
+        self.ir = ir
+        self.want: dict = {}
+        self.work: list = []
+
+    def assign(self, value, text: str) -> None:
+        ir = self.ir
+        if not isinstance(value.type, ir.RankedTensorType) or _remade(ir, value):
+            return
+        if value in self.want:
+            return
+        self.want[value] = text
+        self.work.append(value)
+
+    def grow(self) -> dict:
+        while self.work:
+            value = self.work.pop()
+            text = self.want[value]
+            self._forward(value, text)
+            self._backward(value, text)
+        return self.want
+
+    def _loop_slot(self, loop, index: int, text: str) -> None:
+        """Iteration argument `index` of `loop`: its init, body argument, yield, result."""
+        self.assign(loop.regions[0].blocks[0].arguments[index + 1], text)
+        self.assign(loop.results[index], text)
+        self.assign(loop.operands[3 + index], text)
+        self.assign(_yield_of(loop).operands[index], text)
+
+    def _forward(self, value, text: str) -> None:
+        ir = self.ir
+        layout = parse_layout(text)
+        for use in value.uses:
+            user = use.owner
+            if _is_elementwise(ir, user):
+                for v in [*user.results, *user.operands]:
+                    self.assign(v, text)
+            elif user.name == "tt.reduce":
+                for r in user.results:
+                    self.assign(r, SliceLayout(_axis(ir, user), layout).attr_text())
+            elif user.name == "tt.expand_dims":
+                if isinstance(layout, SliceLayout) and layout.dim == _axis(ir, user):
+                    self.assign(user.results[0], layout.parent.attr_text())
+            elif user.name == "tt.broadcast":
+                self.assign(user.results[0], text)
+            elif user.name == "scf.yield" and user.parent.name == "scf.for":
+                self._loop_slot(user.parent, use.operand_number, text)
+
+    def _backward(self, value, text: str) -> None:
+        ir = self.ir
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            loop = _loop_of(ir, value)
+            if loop is not None and ir.BlockArgument(value).arg_number > 0:
+                self._loop_slot(loop, ir.BlockArgument(value).arg_number - 1, text)
+            return
+        layout = parse_layout(text)
+        if _is_elementwise(ir, owner):
+            for v in [*owner.operands, *owner.results]:
+                self.assign(v, text)
+        elif owner.name == "tt.reduce":
+            if isinstance(layout, SliceLayout) and layout.dim == _axis(ir, owner):
+                for v in owner.operands:
+                    self.assign(v, layout.parent.attr_text())
+        elif owner.name == "tt.expand_dims":
+            self.assign(owner.operands[0], SliceLayout(_axis(ir, owner), layout).attr_text())
+        elif owner.name == "tt.broadcast":
+            self.assign(owner.operands[0], text)
+        elif owner.name == "scf.for":
+            self._loop_slot(owner, ir.OpResult(value).result_number, text)
+
+
+def _expected_operands(ir, op, old_types: dict) -> list:
+    """The type each operand of `op` must have once the layouts changed (None: any)."""
+    operands = list(op.operands)
+    if op.name in ("ttg.convert_layout", "tt.dot"):
+        return [None] * len(operands) if op.name == "ttg.convert_layout" else \
+            [None, None, op.results[0].type]
+    if op.name == "scf.yield" and op.parent.name == "scf.for":
+        args = list(op.parent.regions[0].blocks[0].arguments)[1:]
+        return [a.type for a in args]
+    if op.name == "scf.for":
+        args = list(op.regions[0].blocks[0].arguments)[1:]
+        return [None] * 3 + [a.type for a in args]
+    results = list(op.results)
+    changed = any(r in old_types for r in results)
+    if changed and _is_elementwise(ir, op):
+        text = str(ir.RankedTensorType(results[0].type).encoding)
+        return [_with_encoding(ir, v.type, text) if isinstance(v.type, ir.RankedTensorType)
+                else None for v in operands]
+    if changed and op.name == "tt.reduce":
+        parent = parse_layout(str(ir.RankedTensorType(results[0].type).encoding)).parent
+        return [_with_encoding(ir, v.type, parent.attr_text()) for v in operands]
+    if changed and op.name == "tt.expand_dims":
+        text = SliceLayout(_axis(ir, op), parse_layout(
+            str(ir.RankedTensorType(results[0].type).encoding))).attr_text()
+        return [_with_encoding(ir, operands[0].type, text)]
+    if changed and op.name == "tt.broadcast":
+        text = str(ir.RankedTensorType(results[0].type).encoding)
+        return [_with_encoding(ir, operands[0].type, text)]
+    return [old_types.get(v) for v in operands]
+
+
+def _remake(ir, value, ty, before):
+    """A copy of the constant, splat or range defining `value`, of type `ty`."""
+    owner = value.owner
+    attrs = {name: owner.attributes[name] for name in owner.attributes}
+    if owner.name == "arith.constant":
+        splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
+        attrs["value"] = ir.DenseElementsAttr.get_splat(ty, splat)
+    return ir.Operation.create(owner.name, results=[ty], operands=list(owner.operands),
+                               attributes=attrs, loc=owner.location,
+                               ip=ir.InsertionPoint(before)).results[0]
+
+
+def _ops(ir, module) -> list:
+    found = []
+
+    def visit(op):
+        found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def propagate_mma_layouts(module) -> None:
+    """Apply the rewrite above to `module` in place."""
+    from mlir import ir
+
+    with module.context, ir.Location.unknown():
+        growth = _Growth(ir)
+        ops = _ops(ir, module)
+        for op in ops:
+            if op.name == "ttg.convert_layout":
+                source = _encoding(ir, op.operands[0])
+                if source is not None and isinstance(parse_layout(source), MmaLayout):
+                    growth.assign(op.results[0], source)
+        want = growth.grow()
+        old_types = {}
+        for value, text in want.items():
+            if _encoding(ir, value) != text:
+                old_types[value] = value.type
+                value.set_type(_with_encoding(ir, value.type, text))
+        for op in _ops(ir, module):
+            for i, ty in enumerate(_expected_operands(ir, op, old_types)):
+                value = op.operands[i]
+                if ty is None or value.type == ty:
+                    continue
+                if _remade(ir, value):
+                    op.operands[i] = _remake(ir, value, ty, op)
+                else:
+                    op.operands[i] = ir.Operation.create(
+                        "ttg.convert_layout", results=[ty], operands=[value],
+                        loc=op.location, ip=ir.InsertionPoint(op)).results[0]
+        for op in _ops(ir, module):
+            if op.name == "ttg.convert_layout" and op.operands[0].type == op.results[0].type:
+                op.results[0].replace_all_uses_with(op.operands[0])
+                op.erase()
