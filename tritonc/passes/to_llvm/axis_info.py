@@ -183,3 +183,10 @@ class AxisAnalysis:
         if name == "tt.get_program_id" or name == "tt.get_num_programs":
             return AxisInfo()
         return AxisInfo()
+
+
+def analysis(ctx) -> AxisAnalysis:
+    """The axis analysis of one lowering (a `LoweringContext`), made on first use."""
+    if not hasattr(ctx, "axis"):
+        ctx.axis = AxisAnalysis()
+    return ctx.axis

@@ -5,16 +5,22 @@ strides (i64) and the offsets (i32) of each dimension. A descriptor is the base,
 shape (i32) and the strides (i64). A load through either computes each register's
 address from its coordinate in the result layout, masks the coordinates outside the
 tensor (the dimensions named by `boundary_check`, or every dimension for a descriptor)
-and fills them with zero (or NaN with `padding = "nan"`).
+and fills them with zero (or NaN with `padding = "nan"`). Accesses are vectors of up to
+16 bytes along the layout's fastest dimension when the block pointer's parts prove them
+aligned (`_block_vector_width`).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from math import gcd
 
 from tritonc.passes.to_llvm.access import emit_loads, emit_stores
+from tritonc.passes.to_llvm.axis_info import AxisInfo, analysis, element_bytes, meet
 from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
 from tritonc.passes.to_llvm.lowering import lowering
+from tritonc.passes.ttgir.layouts import BlockedLayout
 
 _BLOCK = re.compile(r"tensor<((?:\d+x)+)([^,>]+)")
 
@@ -100,6 +106,75 @@ def _block_addresses(ctx: LoweringContext, op, ptr, tile_type):
     return _addresses(ctx, base, shape, strides, offsets, tile_type, checked)
 
 
+@dataclass(frozen=True)
+class _PartsInfo:
+    """What is known of a block pointer's parts on every path to a use: the byte
+    divisibility of its base, its strides, and the divisibility of its offsets."""
+
+    base: int
+    strides: tuple[AxisInfo, ...]
+    offsets: tuple[int, ...]
+
+    def meet(self, other: _PartsInfo) -> _PartsInfo:
+        return _PartsInfo(gcd(self.base, other.base),
+                          tuple(meet(a, b) for a, b in zip(self.strides, other.strides)),
+                          tuple(gcd(a, b) for a, b in zip(self.offsets, other.offsets)))
+
+
+def _parts_info(ctx: LoweringContext, ptr) -> _PartsInfo | None:
+    """Trace `ptr` to its `tt.make_block_ptr` through `tt.advance` and loop-carried values."""
+    memo = ctx.__dict__.setdefault("block_parts", {})
+    if ptr in memo:
+        return memo[ptr]
+    axis = analysis(ctx)
+    owner = ptr.owner
+    info = None
+    if isinstance(owner, ir.Block):
+        loop = owner.owner
+        if loop is not None and loop.name == "scf.for" and ptr.arg_number > 0:
+            index = ptr.arg_number - 1
+            info = memo[ptr] = _parts_info(ctx, loop.operands[3 + index])
+            terminator = list(loop.regions[0].blocks[0].operations)[-1]
+            later = _parts_info(ctx, terminator.operands[index])
+            info = info.meet(later) if info is not None and later is not None else None
+    elif owner.name == "tt.make_block_ptr":
+        rank = block_rank(ptr.type)
+        parts = list(owner.operands)
+        info = _PartsInfo(axis.get(parts[0]).divisibility,
+                          tuple(axis.get(v) for v in parts[1 + rank:1 + 2 * rank]),
+                          tuple(axis.get(v).divisibility for v in parts[1 + 2 * rank:]))
+    elif owner.name == "tt.advance":
+        before = _parts_info(ctx, owner.operands[0])
+        if before is not None:
+            deltas = [axis.get(v).divisibility for v in list(owner.operands)[1:]]
+            info = _PartsInfo(before.base, before.strides,
+                              tuple(gcd(o, d) for o, d in zip(before.offsets, deltas)))
+    memo[ptr] = info
+    return info
+
+
+def _block_vector_width(ctx: LoweringContext, op, ptr, tile_ty) -> int:
+    """How many consecutive registers of a block-pointer tile one access may cover: along
+    the layout's fastest dimension f, when the stride of f is the constant 1, f is not
+    bounds-checked, and the base, the other strides and the offset of f keep every vector
+    aligned to its size."""
+    layout, shape = ctx.layout(tile_ty), ctx.shape(tile_ty)
+    info = _parts_info(ctx, ptr)
+    if info is None or not isinstance(layout, BlockedLayout):
+        return 1
+    f = layout.order[0]
+    nbytes = element_bytes(ctx.scalar_type(tile_ty))
+    checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
+    if info.strides[f].value != 1 or f in checked:
+        return 1
+    vec = min(layout.vector_width, shape[f], max(1, 16 // nbytes))
+    while vec > 1 and not (info.base % (vec * nbytes) == 0 and info.offsets[f] % vec == 0
+                           and all(s.divisibility % vec == 0 for d, s in enumerate(info.strides)
+                                   if d != f)):
+        vec //= 2
+    return vec
+
+
 def load_block(ctx: LoweringContext, op) -> list:
     """tt.load through a block pointer."""
     ptr, result = op.operands[0], op.results[0]
@@ -107,14 +182,16 @@ def load_block(ctx: LoweringContext, op) -> list:
     elt_ty = ctx.scalar_type(result.type)
     padding = ir.StringAttr(op.attributes["padding"]).value
     others = [_fill(ctx, elt_ty, padding)] * len(ptrs) if preds else None
-    return emit_loads(ctx, ptrs, preds, others, elt_ty, 1)
+    return emit_loads(ctx, ptrs, preds, others, elt_ty,
+                      _block_vector_width(ctx, op, ptr, result.type))
 
 
 def store_block(ctx: LoweringContext, op) -> None:
     """tt.store through a block pointer."""
     ptr, value = op.operands[0], op.operands[1]
     ptrs, preds = _block_addresses(ctx, op, ptr, value.type)
-    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
+    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type),
+                _block_vector_width(ctx, op, ptr, value.type))
 
 
 def _descriptor_parts(ctx: LoweringContext, desc):

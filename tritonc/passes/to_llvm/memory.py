@@ -9,7 +9,7 @@ inline assembly, as the mask and the cache modifier need.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.access import emit_loads, emit_stores
-from tritonc.passes.to_llvm.axis_info import AxisAnalysis, element_bytes
+from tritonc.passes.to_llvm.axis_info import analysis, element_bytes
 from tritonc.passes.to_llvm.blocks import is_block_pointer, load_block, store_block
 from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
 from tritonc.passes.to_llvm.lowering import lowering
@@ -18,12 +18,6 @@ CACHE = {"": "", ".ca": ".ca", ".cg": ".cg", ".cv": ".cv", ".cs": ".cs", ".wb": 
          ".wt": ".wt"}
 EVICT = {"": "", "evict_normal": "", "evict_first": ".L1::evict_first",
          "evict_last": ".L1::evict_last"}
-
-
-def _analysis(ctx: LoweringContext) -> AxisAnalysis:
-    if not hasattr(ctx, "axis"):
-        ctx.axis = AxisAnalysis()
-    return ctx.axis
 
 
 def gep(ctx: LoweringContext, ptr, offset, ptr_type):
@@ -51,11 +45,11 @@ def vector_width(ctx: LoweringContext, ptr, mask, elt_bytes: int) -> int:
     if not ctx.is_tensor(ptr.type):
         return 1
     layout = ctx.layout(ptr.type)
-    info = _analysis(ctx).get(ptr)
+    info = analysis(ctx).get(ptr)
     vec = min(layout.vector_width, info.contiguity,
               max(1, info.divisibility // elt_bytes), max(1, 16 // elt_bytes))
     if mask is not None:
-        vec = min(vec, _analysis(ctx).get(mask).constancy)
+        vec = min(vec, analysis(ctx).get(mask).constancy)
     width = 1
     while width * 2 <= vec:
         width *= 2

@@ -10,7 +10,8 @@ Tensors of one shape share one layout, so elementwise ops never move data. A thr
 16 bytes' worth of the narrowest type loaded or stored with that shape (4 fp32, 8 fp16)
 along the last dimension, so its accesses can be 128 bits wide. Ops that
 change the shape (expand_dims, broadcast, reshape, reductions, ...) convert between the
-layouts of their operands and results when they are lowered.
+layouts of their operands and results when they are lowered. A tile loaded through a
+block pointer whose contiguous dimension is not the last follows the pointer's order.
 Option: `num_warps` (threads per program / 32).
 """
 
@@ -77,6 +78,60 @@ def assign_layouts(module, num_warps: int) -> None:
         widths = _access_widths(ir, module)
         module.operation.walk(visit)
         _fix_function_types(ir, module)
+        _follow_block_order(ir, module, num_warps, widths)
+
+
+def _block_order(ir, ptr) -> tuple[int, ...] | None:
+    """The `order` of the `tt.make_block_ptr` behind `ptr` (through `tt.advance` and the
+    initial values of loop-carried block pointers)."""
+    while True:
+        owner = ptr.owner
+        if isinstance(owner, ir.Block):
+            loop = owner.owner
+            if loop is None or loop.name != "scf.for" or ptr.arg_number == 0:
+                return None
+            ptr = loop.operands[3 + ptr.arg_number - 1]
+        elif owner.name == "tt.advance":
+            ptr = owner.operands[0]
+        elif owner.name == "tt.make_block_ptr":
+            return tuple(ir.DenseI32ArrayAttr(owner.attributes["order"]))
+        else:
+            return None
+
+
+def _follow_block_order(ir, module, num_warps: int, widths: dict) -> None:
+    """A tile loaded through a block pointer whose fastest dimension is not the last (a
+    transposed operand, `order=(0, 1)`) is loaded in a layout with that order, so its
+    accesses are vectors along the contiguous dimension. Users other than `tt.dot`
+    operands (which go through shared memory anyway) see the default layout through a
+    `ttg.convert_layout`."""
+    loads = []
+
+    def visit(op):
+        if op.name == "tt.load" and "!tt.ptr<tensor<" in str(op.operands[0].type):
+            loads.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for load in loads:
+        result = load.results[0]
+        tensor = ir.RankedTensorType(result.type)
+        order = _block_order(ir, load.operands[0])
+        if order is None or order[0] == tensor.rank - 1:
+            continue
+        shape = tuple(tensor.shape)
+        layout = BlockedLayout.default(shape, num_warps, widths.get(shape, 4), order)
+        default_ty = result.type
+        others = [u for u in result.uses
+                  if not (u.owner.name == "tt.dot" and u.operand_number < 2)]
+        result.set_type(ir.RankedTensorType.get(tensor.shape, tensor.element_type,
+                                                ir.Attribute.parse(layout.attr_text())))
+        if others:
+            copy = ir.Operation.create("ttg.convert_layout", results=[default_ty],
+                                       operands=[result], loc=load.location,
+                                       ip=ir.InsertionPoint.after(load)).results[0]
+            for use in others:
+                use.owner.operands[use.operand_number] = copy
 
 
 def _fix_function_types(ir, module) -> None:

@@ -47,12 +47,13 @@ class BlockedLayout:
 
     # -- construction ------------------------------------------------------------------
     @staticmethod
-    def default(shape: tuple[int, ...], num_warps: int, max_vector: int = 4) -> BlockedLayout:
+    def default(shape: tuple[int, ...], num_warps: int, max_vector: int = 4,
+                order: tuple[int, ...] | None = None) -> BlockedLayout:
         """The layout every tensor of `shape` gets: up to `max_vector` contiguous elements
-        per thread along the last dimension, lanes then warps filling the fastest
-        dimensions first."""
+        per thread along the fastest dimension (the last unless `order` says otherwise),
+        lanes then warps filling the fastest dimensions first."""
         rank = len(shape)
-        order = tuple(range(rank - 1, -1, -1))
+        order = tuple(range(rank - 1, -1, -1)) if order is None else tuple(order)
         threads = WARP_SIZE * num_warps
         numel = 1
         for s in shape:
