@@ -106,7 +106,8 @@ def test_matmul_uses_tensor_cores_ldmatrix_and_cp_async(arch, tmp_path):
 CHECK: arith.constant dense<0.000000e+00> : tensor<128x128xf32, #ttg.mma<[2, 2]>>
 CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #ttg.mma<[2, 2]>>
 CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[2, 2]>>
-CHECK: arith.truncf {{.*}} : tensor<128x128xf32, #ttg.mma<[2, 2]>> to tensor<128x128xf16, #ttg.mma<[2, 2]>>
+CHECK: arith.truncf {{.*}} : tensor<128x128xf32, #ttg.mma<[2, 2]>> to
+CHECK-SAME: tensor<128x128xf16, #ttg.mma<[2, 2]>>
 CHECK: "ttg.convert_layout"{{.*}}#ttg.mma<[2, 2]>>) -> tensor<128x128xf16, #ttg.blocked
 CHECK-NEXT: "tt.store"
 """, tmp_path)

@@ -10,7 +10,8 @@ Before (TTGIR, 8 warps, %a and %b pipelined loads):
                                  tensor<128x128xf32, #ttg.mma<[8, 1]>>) -> ...
 After (PTX of warpgroup g = warp / 4; one wgmma per 16-deep step kk of K):
     wgmma.fence.sync.aligned;
-    wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d0, ..., d63}, descA(g, kk), descB(kk), 1, 1, 1, 0, 1;
+    wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {d0, ..., d63},
+        descA(g, kk), descB(kk), 1, 1, 1, 0, 1;
     ...
     wgmma.commit_group.sync.aligned;
     wgmma.wait_group.sync.aligned 0;

@@ -10,8 +10,8 @@ again in the layout that asks for them.
 
 Before (the online softmax of flash attention, 8 warps):
     %qk = "tt.dot"(%q, %k, %zero) : (...) -> tensor<128x64xf32, #mma>
-    %cvt = "ttg.convert_layout"(%qk) : (tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #blocked>
-    %max = "tt.reduce"(%cvt) {axis = 1} : (tensor<128x64xf32, #blocked>) -> tensor<128xf32, #blocked1>
+    %cvt = "ttg.convert_layout"(%qk) : (...) -> tensor<128x64xf32, #blocked>
+    %max = "tt.reduce"(%cvt) {axis = 1} : (...) -> tensor<128xf32, #blocked1>
     %m = "tt.expand_dims"(%max) {axis = 1} : (...) -> tensor<128x1xf32, #blocked>
     %b = "tt.broadcast"(%m) : (...) -> tensor<128x64xf32, #blocked>
     %p = arith.subf %cvt, %b : tensor<128x64xf32, #blocked>
