@@ -21,6 +21,8 @@ ATTRS = [
     TypeDef("slice", ("dim", "parent"), kind="attribute"),
     # the accumulator layout of mma.sync m16n8: `#ttg.mma<[warps along M, warps along N]>`
     TypeDef("mma", ("warps_per_cta",), kind="attribute"),
+    # the A operand of an mma dot held in registers: `#ttg.dot_op<0, #ttg.mma<[...]>>`
+    TypeDef("dot_op", ("op_idx", "parent"), kind="attribute"),
 ]
 
 OPS = [

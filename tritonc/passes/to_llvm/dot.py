@@ -2,7 +2,8 @@
 fused multiply-adds.
 
 **Tensor cores.** A dot whose result has the mma layout (see passes/ttgir/mma_layouts.py)
-stages A and B in shared memory, and each warp then feeds `mma.sync.aligned.m16n8k16`
+takes A from registers (`#ttg.dot_op<0, mma>`: already the fragments) or, like B, from
+shared memory (a pipelined ring buffer, else staged there), and each warp then feeds `mma.sync.aligned.m16n8k16`
 for every 16 x 8 tile of its block and every 16-deep step of K. Fragments (lane =
 4 * group + t): A holds rows group and group + 8, columns 2t, 2t + 1, 2t + 8, 2t + 9 of
 its 16 x 16 slice (pairs of halves, one 32-bit register each); B holds rows 2t, 2t + 1,
@@ -28,7 +29,7 @@ from tritonc.passes.to_llvm.fp_convert import FORMATS, decode
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot
-from tritonc.passes.ttgir.layouts import MmaLayout
+from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 
 def _widen(ctx: LoweringContext, value, elt_name: str, acc_ty):
@@ -51,14 +52,32 @@ def _cmp_free_shift(ctx: LoweringContext, value, bits: int):
     return ctx.binop("arith.shrui", value, ctx.i32(bits)) if bits else value
 
 
-def _in_shared_memory(ctx: LoweringContext, a, b) -> list:
-    """A and B row-major in shared memory: the pipelined ring buffer where a software-
-    pipelined loop put them, else staged from registers."""
+def _in_shared_memory(ctx: LoweringContext, operands: list) -> list:
+    """The operands row-major in shared memory: the pipelined ring buffer where a
+    software-pipelined loop put them, else staged from registers."""
     out = {v: Staged(None, None, ctx.shape(v.type), ctx.smem_operands[v], None, True)
-           for v in (a, b) if v in ctx.smem_operands}
-    rest = [v for v in (a, b) if v not in out]
+           for v in operands if v in ctx.smem_operands}
+    rest = [v for v in operands if v not in out]
     out.update(zip(rest, stage(ctx, rest) if rest else []))
-    return [out[a], out[b]]
+    return [out[v] for v in operands]
+
+
+def register_fragments(ctx: LoweringContext, a) -> list[list]:
+    """The A fragments of `a` (in `#ttg.dot_op<0, mma>`), tile i then step kk: each four
+    i32 registers packing the pairs (a0, a1), (a2, a3), (a4, a5), (a6, a7)."""
+    regs = ctx.get(a)
+    i32 = ctx.i32_type()
+    pair = ir.VectorType.get([2], ctx.scalar_type(a.type))
+    out = []
+    for start in range(0, len(regs), 8):
+        frag = []
+        for q in range(start, start + 8, 2):
+            packed = ctx.value("llvm.mlir.poison", [], pair)
+            for i in range(2):
+                packed = ctx.value("llvm.insertelement", [packed, regs[q + i], ctx.i32(i)], pair)
+            frag.append(ctx.value("llvm.bitcast", [packed], i32))
+        out.append(frag)
+    return out
 
 
 def _mma(ctx: LoweringContext, op) -> list:
@@ -68,7 +87,12 @@ def _mma(ctx: LoweringContext, op) -> list:
     m_dim, n_dim = ctx.shape(result.type)
     k_dim = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
-    staged_a, staged_b = _in_shared_memory(ctx, a, b)
+    in_registers = isinstance(ctx.layout(a.type), DotOperandLayout)
+    if in_registers:
+        fragments = register_fragments(ctx, a)
+        staged_a, staged_b = None, _in_shared_memory(ctx, [b])[0]
+    else:
+        staged_a, staged_b = _in_shared_memory(ctx, [a, b])
     i32, f32 = ctx.i32_type(), ir.F32Type.get()
     wm, _ = layout.warps_per_cta
     bm, bn = layout.warp_block((m_dim, n_dim))
@@ -102,6 +126,8 @@ def _mma(ctx: LoweringContext, op) -> list:
                           {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
 
     def a_fragment(i: int, kk: int) -> list:
+        if in_registers:
+            return fragments[i * (k_dim // 16) + kk]
         # lanes 0-15 address rows 0-15 at column 0 of the 16 x 16 slice, lanes 16-31 the
         # same rows at column 8: the four 8 x 8 matrices are a0..a3 of mma's A operand
         row = ctx.binop("arith.addi", warp_row, ctx.binop("arith.addi", lane_row,

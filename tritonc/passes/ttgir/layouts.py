@@ -274,13 +274,71 @@ class SliceLayout:
         return self._drop(self.parent.warp_strides(self._parent_shape(shape)))
 
 
-Layout = BlockedLayout | MmaLayout | SliceLayout
+@dataclass(frozen=True)
+class DotOperandLayout:
+    """`#ttg.dot_op<0, parent>`: the A operand (M x K) of a dot whose result has the mma
+    layout `parent`, held in registers exactly as `mma.sync.m16n8k16` (and wgmma with A in
+    registers) takes it. For each 16-row tile i of the warp's rows and each 16-deep step
+    kk, a thread holds 8 halves a0..a7 (lane = 4 group + t): rows group and group + 8,
+    columns 2t, 2t + 1, 2t + 8, 2t + 9, packed in pairs into the fragment's 4 registers.
+    Warps along N of the parent hold copies. An fp16 tensor in the parent layout whose
+    warps split only M moves into this layout without leaving its threads."""
+
+    op_idx: int
+    parent: MmaLayout
+
+    _PAIRS = ((0, 0), (0, 1), (8, 0), (8, 1), (0, 8), (0, 9), (8, 8), (8, 9))
+
+    @staticmethod
+    def parse(text: str) -> DotOperandLayout:
+        match = re.fullmatch(r"#ttg\.dot_op<(\d+)(?: : i\d+)?, (.*)>", text)
+        if match is None:
+            raise ValueError(f"not a dot operand layout: {text}")
+        return DotOperandLayout(int(match.group(1)), MmaLayout.parse(match.group(2)))
+
+    def attr_text(self) -> str:
+        return f"#ttg.dot_op<{self.op_idx} : i64, {self.parent.attr_text()}>"
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    @property
+    def vector_width(self) -> int:
+        return 2
+
+    def tile(self, d: int) -> int:
+        return 16 * self.parent.warps_per_cta[0] if d == 0 else 16
+
+    def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Tile i, then step kk, then a0..a7."""
+        rows = shape[0] // self.parent.warps_per_cta[0]
+        return [(16 * i + r, 16 * kk + c) for i in range(max(1, rows // 16))
+                for kk in range(shape[1] // 16) for r, c in self._PAIRS]
+
+    def num_registers(self, shape: tuple[int, ...]) -> int:
+        return len(self.register_offsets(shape))
+
+    def lane_strides(self) -> list[tuple[int, int]]:
+        return [(1, 2), (1, 4), (0, 1), (0, 2), (0, 4)]
+
+    def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
+        wm, wn = self.parent.warps_per_cta
+        rows = shape[0] // wm
+        return [(0, rows << k) for k in range(wm.bit_length() - 1)] + \
+            [(0, 0)] * (wn.bit_length() - 1)
+
+
+Layout = BlockedLayout | MmaLayout | SliceLayout | DotOperandLayout
 
 
 def parse_layout(text: str) -> Layout:
-    """The layout of a printed `#ttg.blocked<...>`, `#ttg.mma<...>` or `#ttg.slice<...>`."""
+    """The layout of a printed `#ttg.blocked<...>`, `#ttg.mma<...>`, `#ttg.slice<...>` or
+    `#ttg.dot_op<...>` encoding."""
     if text.startswith("#ttg.mma"):
         return MmaLayout.parse(text)
     if text.startswith("#ttg.slice"):
         return SliceLayout.parse(text)
+    if text.startswith("#ttg.dot_op"):
+        return DotOperandLayout.parse(text)
     return BlockedLayout.parse(text)

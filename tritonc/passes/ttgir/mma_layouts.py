@@ -16,12 +16,14 @@ After (num_warps = 4):
 
 The accumulator keeps the mma layout across the loop (its zero constant, the loop's
 iteration argument and result); every other user sees the blocked layout through one
-`ttg.convert_layout`, which moves the data through shared memory.
+`ttg.convert_layout`, which moves the data through shared memory. An A operand that is
+not a tile loaded beside the dot moves to registers in `#ttg.dot_op<0, mma>` once, where
+it is defined.
 """
 
 from __future__ import annotations
 
-from tritonc.passes.ttgir.layouts import MmaLayout
+from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 MMA_OPERANDS = ("f16", "bf16")
 
@@ -140,6 +142,25 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
             else:
                 dot.operands[2] = _convert_before(ir, dot, acc, mma_ty)
             _convert_users(ir, result, blocked_ty, keep)
+            _a_in_registers(ir, dot, layout)
+
+
+def _a_in_registers(ir, dot, layout: MmaLayout) -> None:
+    """Give `dot` its A operand in registers (`#ttg.dot_op<0, mma>`), converted once right
+    where A is defined: outside the loop when A is loop-invariant (the queries of flash
+    attention), in registers when A is computed (its probabilities). A tile loaded next
+    to the dot stays as it is: the software pipeliner copies it to shared memory."""
+    a = dot.operands[0]
+    owner = a.owner
+    if not isinstance(owner, ir.Block):
+        if owner.name == "tt.load" and owner.operation.block == dot.operation.block:
+            return
+        ip, loc = ir.InsertionPoint.after(owner), owner.location
+    else:
+        ip, loc = ir.InsertionPoint.at_block_begin(owner), dot.location
+    ty = _with_encoding(ir, a.type, DotOperandLayout(0, layout).attr_text())
+    dot.operands[0] = ir.Operation.create("ttg.convert_layout", results=[ty], operands=[a],
+                                          loc=loc, ip=ip).results[0]
 
 
 def _yield_of(loop):
