@@ -3,11 +3,12 @@ fused multiply-adds.
 
 **Tensor cores.** A dot whose result has the mma layout (see passes/ttgir/mma_layouts.py)
 takes A from registers (`#ttg.dot_op<0, mma>`: already the fragments) or, like B, from
-shared memory (a pipelined ring buffer, else staged there), and each warp then feeds `mma.sync.aligned.m16n8k16`
-for every 16 x 8 tile of its block and every 16-deep step of K. Fragments (lane =
-4 * group + t): A holds rows group and group + 8, columns 2t, 2t + 1, 2t + 8, 2t + 9 of
-its 16 x 16 slice (pairs of halves, one 32-bit register each); B holds rows 2t, 2t + 1,
-2t + 8, 2t + 9 of column group; the accumulator is the mma layout itself.
+shared memory (a pipelined ring buffer, else staged there), and each warp then feeds
+`mma.sync.aligned.m16n8k16` for every 16 x 8 tile of its block and every 16-deep step of
+K. Fragments (lane = 4 * group + t): A holds rows group and group + 8, columns 2t,
+2t + 1, 2t + 8, 2t + 9 of its 16 x 16 slice (pairs of halves, one 32-bit register
+each); B holds rows 2t, 2t + 1, 2t + 8, 2t + 9 of column group; the accumulator is the
+mma layout itself.
 
 **Fused multiply-adds.** Every other dot.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, decode
+from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot
@@ -60,24 +62,6 @@ def _in_shared_memory(ctx: LoweringContext, operands: list) -> list:
     rest = [v for v in operands if v not in out]
     out.update(zip(rest, stage(ctx, rest) if rest else []))
     return [out[v] for v in operands]
-
-
-def register_fragments(ctx: LoweringContext, a) -> list[list]:
-    """The A fragments of `a` (in `#ttg.dot_op<0, mma>`), tile i then step kk: each four
-    i32 registers packing the pairs (a0, a1), (a2, a3), (a4, a5), (a6, a7)."""
-    regs = ctx.get(a)
-    i32 = ctx.i32_type()
-    pair = ir.VectorType.get([2], ctx.scalar_type(a.type))
-    out = []
-    for start in range(0, len(regs), 8):
-        frag = []
-        for q in range(start, start + 8, 2):
-            packed = ctx.value("llvm.mlir.poison", [], pair)
-            for i in range(2):
-                packed = ctx.value("llvm.insertelement", [packed, regs[q + i], ctx.i32(i)], pair)
-            frag.append(ctx.value("llvm.bitcast", [packed], i32))
-        out.append(frag)
-    return out
 
 
 def _mma(ctx: LoweringContext, op) -> list:
@@ -169,7 +153,7 @@ def _mma(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.dot")
 def lower_dot(ctx: LoweringContext, op) -> list:
-    if warpgroup_dot(ctx, op) and all(v in ctx.smem_operands for v in list(op.operands)[:2]):
+    if warpgroup_dot(ctx, op):
         return lower_warpgroup_dot(ctx, op)
     if isinstance(ctx.layout(op.results[0].type), MmaLayout):
         return _mma(ctx, op)

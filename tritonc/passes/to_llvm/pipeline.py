@@ -110,11 +110,8 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             return None
     order = {op: i for i, op in enumerate(block.operations)}
     ops.sort(key=lambda o: order[o])
-    wgmma_loads = []
-    for load in loads:
-        dot = next(iter(load.results[0].uses)).owner
-        if warpgroup_dot(ctx, dot) and all(v.owner in loads for v in list(dot.operands)[:2]):
-            wgmma_loads.append(load)
+    wgmma_loads = [load for load in loads
+                   if warpgroup_dot(ctx, next(iter(load.results[0].uses)).owner)]
     return Plan(loop, loads, ops, args - {0}, wgmma_loads)
 
 

@@ -34,7 +34,8 @@ columns beyond 64 in further blocks of 64. So for
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
-from tritonc.passes.ttgir.layouts import MmaLayout
+from tritonc.passes.to_llvm.fragments import register_fragments
+from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import MMA_OPERANDS, warpgroup_shape
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
@@ -50,7 +51,8 @@ def _row_bytes(columns: int) -> int | None:
 
 
 def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
-    """Whether `dot` lowers to wgmma once both its operands are in shared memory."""
+    """Whether `dot` lowers to wgmma (its operands then come from registers, a pipelined
+    ring buffer or the scratch area, see `_operands_in_smem`)."""
     if ctx.arch < 90 or not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
         return False
     a, _, _ = dot.operands
@@ -88,6 +90,59 @@ def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str]
             for q in range(results)]
 
 
+def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
+    """Write the 2-D fp16/bf16 `value` at byte `offset` of the scratch area as the rows x
+    columns tile wgmma reads (`ctx.swizzled_index` with column blocks), its dimensions
+    swapped when `transpose`. Registers consecutive along the tile's rows (the layout's
+    fastest dimension) go out as one vector of up to 16 bytes."""
+    shape = ctx.shape(value.type)
+    rows, row_len = (shape[1], shape[0]) if transpose else shape
+    layout = ctx.layout(value.type)
+    elt = ctx.scalar_type(value.type)
+    fastest = layout.order[0] if isinstance(layout, BlockedLayout) else None
+    vec = min(layout.vector_width, 8) if fastest == (0 if transpose else 1) else 1
+    regs, coords = ctx.get(value), ctx.coordinates(value.type)
+    for start in range(0, len(regs), vec):
+        d0, d1 = coords[start]
+        row, col = (d1, d0) if transpose else (d0, d1)
+        ptr = ctx.smem_ptr(ctx.swizzled_index(row, col, rows, row_len, True), elt, offset)
+        if vec == 1:
+            ctx.op("llvm.store", [regs[start], ptr])
+            continue
+        vec_ty = ir.VectorType.get([vec], elt)
+        packed = ctx.value("llvm.mlir.poison", [], vec_ty)
+        for i in range(vec):
+            packed = ctx.value("llvm.insertelement", [packed, regs[start + i], ctx.i32(i)],
+                               vec_ty)
+        ctx.op("llvm.store", [packed, ptr], [], {"alignment": ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(64), 2 * vec)})
+
+
+def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
+    """(where A is: "registers" or a byte offset, the byte offset of B, whether B is
+    stored K-major): the pipelined ring buffers, else the operands staged in the scratch
+    area (B K-major when its registers run along K)."""
+    a_at = "registers" if isinstance(ctx.layout(a.type), DotOperandLayout) else \
+        ctx.smem_operands.get(a)
+    b_at = ctx.smem_operands.get(b)
+    b_layout = ctx.layout(b.type)
+    b_k_major = b_at is None and isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0
+    staged = [(v, t) for v, t, at in ((a, False, a_at), (b, b_k_major, b_at)) if at is None]
+    if staged:
+        ctx.barrier()
+        offsets, total = {}, 0
+        for value, transpose in staged:
+            offsets[value] = total
+            _stage(ctx, value, transpose, total)
+            rows, cols = ctx.shape(value.type)
+            total += (rows * cols * 2 + 1023) // 1024 * 1024
+        ctx.reserve_smem(total)
+        _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
+        ctx.barrier()
+        a_at, b_at = offsets.get(a, a_at), offsets.get(b, b_at)
+    return a_at, b_at, b_k_major
+
+
 def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     """The accumulator registers after wgmma over every K step of `op` (see above)."""
     a, b, c = op.operands
@@ -95,28 +150,52 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     k = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
     i64 = ir.IntegerType.get_signless(64)
-    a_row, b_row = _row_bytes(k), _row_bytes(n)
-    group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
-    a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * a_row)), 1,
-                               ctx.smem_operands[a])
-    b_start = ctx.smem_address(ctx.i32(0), 1, ctx.smem_operands[b])
-    a_desc = _descriptor(ctx, a_start, 16, 8 * a_row, a_row)
-    b_desc = _descriptor(ctx, b_start, k * 128, 8 * b_row, b_row)
+    a_at, b_at, b_k_major = _operands_in_smem(ctx, a, b)
+    b_start = ctx.smem_address(ctx.i32(0), 1, b_at)
+    if b_k_major:  # rows of N, K along them (trans-b 0), like A
+        b_desc = _descriptor(ctx, b_start, 16, 8 * _row_bytes(k), _row_bytes(k))
+    else:  # rows of K, N along them (trans-b 1)
+        b_desc = _descriptor(ctx, b_start, k * 128, 8 * _row_bytes(n), _row_bytes(n))
+
+    def b_offset(column: int) -> int:
+        if b_k_major:
+            return column // 64 * n * 128 + column % 64 * 2
+        return column * _row_bytes(n)
+
+    if a_at == "registers":
+        fragments = register_fragments(ctx, a)
+    else:
+        a_row = _row_bytes(k)
+        group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
+        a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * a_row)), 1,
+                                   a_at)
+        a_desc = _descriptor(ctx, a_start, 16, 8 * a_row, a_row)
     ctx.arch_specific = True
 
     regs = n // 2
     accs = list(ctx.get(c))
     outs = ", ".join(f"${i}" for i in range(regs))
-    text = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{outs}}}, "
-            f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1, 0, 1;")
+    trans_b = 0 if b_k_major else 1
+    if a_at == "registers":
+        a_text = ", ".join(f"${regs * 2 + i}" for i in range(4))
+        text = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{outs}}}, "
+                f"{{{a_text}}}, ${2 * regs + 4}, 1, 1, 1, {trans_b};")
+        extra = ["r"] * 4 + ["l"]
+    else:
+        text = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{outs}}}, "
+                f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1, 0, {trans_b};")
+        extra = ["l", "l"]
     tied = ["=f"] * regs + [str(i) for i in range(regs)]
     _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
     for kk in range(k // 16):
         column = kk * 16
-        a_offset = column // 64 * m * 128 + column % 64 * 2
-        descs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)),
-                 ctx.binop("arith.addi", b_desc, ctx.const(column * b_row >> 4, i64))]
-        accs = _asm(ctx, text, [*accs, *descs], tied + ["l", "l"], regs)
+        desc_b = ctx.binop("arith.addi", b_desc, ctx.const(b_offset(column) >> 4, i64))
+        if a_at == "registers":
+            inputs = [*fragments[kk], desc_b]
+        else:
+            a_offset = column // 64 * m * 128 + column % 64 * 2
+            inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)), desc_b]
+        accs = _asm(ctx, text, [*accs, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
     accs = _asm(ctx, "wgmma.wait_group.sync.aligned 0;", accs, tied, regs)
     return [accs]
