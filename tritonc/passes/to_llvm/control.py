@@ -6,7 +6,7 @@ Loop-carried and yielded tensors become their registers: an `scf.for` carrying o
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm import pipeline
+from tritonc.passes.to_llvm import pipeline, prefetch
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lower_block, lowering
 
@@ -44,10 +44,15 @@ def _bind_block_args(ctx, old_block, new_args) -> None:
 @lowering("scf.for")
 def lower_for(ctx: LoweringContext, op) -> list:
     if ctx.num_stages > 1:
+        def body(extra: list, top) -> list:
+            return _lower_for(ctx, op, extra, top)
+
         p = pipeline.plan(ctx, op)
         if p is not None:
-            return pipeline.lower_pipelined(
-                ctx, p, ctx.num_stages, lambda extra, top: _lower_for(ctx, op, extra, top))
+            return pipeline.lower_pipelined(ctx, p, ctx.num_stages, body)
+        q = prefetch.plan(ctx, op)
+        if q is not None:
+            return prefetch.lower_prefetched(ctx, q, body)
     return _lower_for(ctx, op, [], None)
 
 

@@ -68,6 +68,8 @@ def _segments(op) -> list[int]:
 def lower_load(ctx: LoweringContext, op) -> list:
     if op.results[0] in ctx.smem_operands:
         return [[]]  # pipelined: the tile arrives in shared memory by cp.async
+    if op in ctx.prefetched:
+        return [ctx.get(op.results[0])]  # loaded one iteration early (prefetch.py)
     segs = _segments(op)
     operands = list(op.operands)
     ptr = operands[0]

@@ -27,10 +27,10 @@ from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir.layouts import MmaLayout
 
 _PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
-         "tt.make_range")
+         "tt.make_range", "tt.advance")
 
 
-def _slice(block, roots, ops: list, args: set) -> bool:
+def backward_slice(block, roots, ops: list, args: set) -> bool:
     """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
     False when a dependency cannot be evaluated twice (a load, a nested region, ...)."""
     for value in roots:
@@ -44,7 +44,7 @@ def _slice(block, roots, ops: list, args: set) -> bool:
             continue
         if len(op.regions) or not op.name.startswith(_PURE):
             return False
-        if not _slice(block, list(op.operands), ops, args):
+        if not backward_slice(block, list(op.operands), ops, args):
             return False
         ops.append(op)
     return True
@@ -97,7 +97,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     ops: list = []
     args: set = set()
     roots = [v for load in loads for v in list(load.operands)[:2]]
-    if not _slice(block, roots, ops, args):
+    if not backward_slice(block, roots, ops, args):
         return None
     terminator = list(block.operations)[-1]
     done: set = set()
@@ -106,7 +106,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         done.add(index)
         if index == 0:
             continue
-        if not _slice(block, [terminator.operands[index - 1]], ops, args):
+        if not backward_slice(block, [terminator.operands[index - 1]], ops, args):
             return None
     order = {op: i for i, op in enumerate(block.operations)}
     ops.sort(key=lambda o: order[o])
@@ -115,7 +115,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     return Plan(loop, loads, ops, args - {0}, wgmma_loads)
 
 
-def _evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
+def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
     """Lower `ops` with `bindings` in place of some values; return the lowered `wanted`."""
     saved = dict(ctx.values)
     ctx.values.update(bindings)
@@ -168,7 +168,7 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
     _asm(ctx, "cp.async.commit_group;")
 
 
-def _slt(ctx: LoweringContext, a, b):
+def less_than(ctx: LoweringContext, a, b):
     return ctx.value("arith.cmpi", [a, b], ir.IntegerType.get_signless(1),
                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 2)})
 
@@ -204,7 +204,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         bindings = {block.arguments[0]: [iv]}
         bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
         wanted = [v for load in p.loads for v in _load_inputs(load)]
-        got = iter(_evaluate(ctx, p.ops, bindings, wanted))
+        got = iter(evaluate(ctx, p.ops, bindings, wanted))
         ptrs, masks = [], []
         for load in p.loads:
             ptrs.append(next(got))
@@ -214,7 +214,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     def advance(iv, ahead):
         bindings = {block.arguments[0]: [iv]}
         bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
-        return _evaluate(ctx, p.ops, bindings,
+        return evaluate(ctx, p.ops, bindings,
                          [terminator.operands[i - 1] for i in p.args])
 
     # prologue: iterations 0 .. S-2
@@ -222,7 +222,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     iv = lb
     for s in range(stages - 1):
         ptrs, masks = tiles_for(iv, ahead)
-        _issue(ctx, p, ptrs, masks, ctx.i32(s), _slt(ctx, iv, ub))
+        _issue(ctx, p, ptrs, masks, ctx.i32(s), less_than(ctx, iv, ub))
         ahead = advance(iv, ahead)
         iv = ctx.binop("arith.addi", iv, step)
     flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
@@ -258,7 +258,7 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         i += size // vec
     iv_ahead = ctx.binop("arith.addi", iv, ctx.binop("arith.muli", step, ctx.i32(stages - 1)))
     ptrs, masks = tiles_for(iv_ahead, ahead)
-    _issue(ctx, p, ptrs, masks, write, _slt(ctx, iv_ahead, ub))
+    _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
     nxt = advance(iv_ahead, ahead)
     read_base = ctx.binop("arith.addi", ctx.pipeline_base,
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
