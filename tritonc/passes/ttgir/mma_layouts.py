@@ -61,7 +61,17 @@ def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     m, n = tc.shape
     if arch >= 90 and warpgroup_shape(m, n, num_warps):
         return MmaLayout((num_warps, 1))
+    if _a_stays_in_registers(ir, op) and m % (16 * num_warps) == 0 and n % 16 == 0:
+        return MmaLayout((num_warps, 1))  # each warp owns whole rows of A: no copies
     return MmaLayout.for_dot(m, n, num_warps)
+
+
+def _a_stays_in_registers(ir, dot) -> bool:
+    """Whether the dot takes A from registers: every A but a tile loaded beside the dot
+    (which the software pipeliner copies to shared memory)."""
+    owner = dot.operands[0].owner
+    return isinstance(owner, ir.Block) or not (
+        owner.name == "tt.load" and owner.operation.block == dot.operation.block)
 
 
 def warpgroup_shape(m: int, n: int, num_warps: int) -> bool:
@@ -148,13 +158,12 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
 def _a_in_registers(ir, dot, layout: MmaLayout) -> None:
     """Give `dot` its A operand in registers (`#ttg.dot_op<0, mma>`), converted once right
     where A is defined: outside the loop when A is loop-invariant (the queries of flash
-    attention), in registers when A is computed (its probabilities). A tile loaded next
-    to the dot stays as it is: the software pipeliner copies it to shared memory."""
+    attention), in registers when A is computed (its probabilities)."""
     a = dot.operands[0]
     owner = a.owner
+    if not _a_stays_in_registers(ir, dot):
+        return
     if not isinstance(owner, ir.Block):
-        if owner.name == "tt.load" and owner.operation.block == dot.operation.block:
-            return
         ip, loc = ir.InsertionPoint.after(owner), owner.location
     else:
         ip, loc = ir.InsertionPoint.at_block_begin(owner), dot.location

@@ -1,0 +1,106 @@
+"""Flash attention through the CUDA backend: the softmax stays in the accumulator's layout
+(no conversion inside the loop), the queries and the probabilities feed the dots from
+registers, the block-pointer tiles load as 16-byte vectors one iteration ahead, and on
+sm_90 both dots run on wgmma (keys K-major: trans-b 0; values N-major: trans-b 1)."""
+
+import sys
+from pathlib import Path
+
+import pytest
+from test_cuda_filecheck import filecheck
+
+import tritonc
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples"))
+
+from fused_attention import _attn_fwd  # noqa: E402
+
+STRIDES = [f"stride_{t}{d}" for t, dims in (("q", "zhmk"), ("k", "zhnk"), ("v", "zhkn"),
+                                              ("o", "zhmn")) for d in dims]
+INNER = {"stride_qk", "stride_kk", "stride_vn", "stride_on"}  # 1: specialised away
+SIGNATURE = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "sm_scale": "fp32", "M": "*fp32",
+             "Out": "*fp16", **{s: "i32" for s in STRIDES if s not in INNER},
+             "Z": "i32", "H": "i32"}
+DIVISIBLE = {"Q", "K", "V", "M", "Out"} | {s for s in STRIDES if s not in INNER}
+
+
+def compile_attention(arch: int, head_dim: int, num_warps: int, block_m: int):
+    constexprs = dict(N_CTX=1024, HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=64, STAGE=1,
+                      **{s: 1 for s in INNER})
+    return tritonc.compile(_attn_fwd, SIGNATURE, constexprs, target=f"cuda:{arch}",
+                           divisible_by_16=DIVISIBLE, num_warps=num_warps, num_stages=3)
+
+
+def loop_body(ttgir: str) -> str:
+    start = ttgir.index("scf.for")
+    return ttgir[start:ttgir.index("scf.yield", start)]
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_softmax_stays_in_the_mma_layout(arch, tmp_path):
+    k = compile_attention(arch, 64, 8 if arch == 90 else 4, 128)
+    body = loop_body(k.asm["ttgir"])
+    # between the dots, only the probabilities move: into the A-operand registers
+    between = body.split('"tt.dot"')[1].rsplit('"tt.dot"', 1)[0]
+    converts = [line for line in between.splitlines() if "ttg.convert_layout" in line]
+    assert len(converts) == 1 and ") -> tensor<128x64xf16, #ttg.dot_op<0" in converts[0]
+    mma = "#ttg.mma<[8, 1]>" if arch == 90 else "#ttg.mma<["
+    filecheck(body, f"""
+CHECK: scf.for {{{{.*}}}} -> (tensor<128xf32, #ttg.slice<1 : i64, {mma}
+CHECK: "tt.load"{{{{.*}}}} -> tensor<64x64xf16, #ttg.blocked<[8, 1], {{{{.*}}}}, [0, 1]>>
+CHECK: "tt.dot"{{{{.*}}}}#ttg.dot_op<0 : i64
+CHECK: "tt.reduce"{{{{.*}}}} -> tensor<128xf32, #ttg.slice<1 : i64, {mma}
+CHECK: "tt.expand_dims"{{{{.*}}}} -> tensor<128x1xf32, {mma}
+CHECK: "tt.broadcast"{{{{.*}}}} -> tensor<128x64xf32, {mma}
+""", tmp_path)
+
+
+def test_hopper_attention_runs_both_dots_on_wgmma(tmp_path):
+    k = compile_attention(90, 64, 8, 128)
+    assert k.metadata["ptx_arch"] == "90a"
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    filecheck(k.asm["ptx"], """
+CHECK: ld.global.v4.b32
+CHECK: wgmma.fence.sync.aligned
+CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+CHECK-SAME: {%r{{.*}}}, %rd{{[0-9]+}}, 1, 1, 1, 0;
+CHECK: wgmma.wait_group.sync.aligned 0
+CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+CHECK: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+CHECK-SAME: {%r{{.*}}}, %rd{{[0-9]+}}, 1, 1, 1, 1;
+CHECK: wgmma.wait_group.sync.aligned 0
+""", tmp_path)
+
+
+def test_next_tiles_load_while_this_iteration_computes(tmp_path):
+    """The keys and values of iteration i + 1 are loaded (predicated on i + 1 < the
+    bound) in the loop, and no tile is loaded between the two dots."""
+    k = compile_attention(90, 64, 8, 128)
+    ptx = k.asm["ptx"]
+    first_dot = ptx.index("wgmma.fence")
+    between = ptx[first_dot:ptx.index("wgmma.fence", first_dot + 1)]
+    assert "ld.global" not in between
+    filecheck(ptx[first_dot:], """
+CHECK: @%p{{[0-9]+}} ld.global.v4.b32
+CHECK-COUNT-3: ld.global.v4.b32
+""", tmp_path)
+
+
+def test_ampere_attention_takes_probabilities_from_registers(tmp_path):
+    """With A in registers the warps split M only ([4, 1]), so the probabilities become
+    the second dot's A fragments without leaving their threads."""
+    k = compile_attention(80, 64, 4, 64)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    filecheck(loop_body(k.asm["ttgir"]), """
+CHECK: "tt.dot"{{.*}} -> tensor<64x64xf32, #ttg.mma<[4, 1]>>
+CHECK: "ttg.convert_layout"{{.*}}#ttg.mma<[4, 1]>>)
+CHECK-SAME: -> tensor<64x64xf16, #ttg.dot_op<0 : i64, #ttg.mma<[4, 1]>>>
+""", tmp_path)
+    ptx = k.asm["ptx"]
+    assert ".target sm_80" in ptx
+    loop = ptx[ptx.index("mma.sync"):ptx.rindex("mma.sync")]
+    assert "ld.shared.b16" not in loop and "ld.shared.u16" not in loop
