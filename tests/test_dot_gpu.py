@@ -80,16 +80,18 @@ def test_matmul_with_masks(dtype, precision, tol, transposed):
         assert relative_error(c, want) <= tol
 
 
-# tiles that take wgmma on sm_90 (warps along M, 64 rows per warpgroup): every swizzle
-# width of A (rows of 2 BK bytes) and B (2 BN bytes), one and two warpgroups, N up to 256
-WARPGROUP_TILES = [(128, 128, 64, 8), (64, 256, 64, 4), (128, 64, 32, 8), (64, 128, 128, 4),
-                   (64, 32, 16, 4)]
+# (BM, BN, BK, warps, wgmma on sm_90): tiles of one m64nNk16 per warpgroup with every
+# swizzle width of A (rows of 2 BK bytes) and B (2 BN bytes), one and two warpgroups, N up
+# to 256; and tiles that stay on mma.sync (warps split M and N, or fewer than 4 warps)
+TILES = [(128, 128, 64, 8, True), (64, 256, 64, 4, True), (128, 64, 32, 8, True),
+         (64, 128, 128, 4, True), (64, 32, 16, 4, True), (128, 128, 64, 4, False),
+         (64, 64, 32, 2, False)]
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-@pytest.mark.parametrize("bm, bn, bk, warps", WARPGROUP_TILES)
-def test_matmul_warpgroup_tiles(dtype, bm, bn, bk, warps):
+@pytest.mark.parametrize("bm, bn, bk, warps, wgmma", TILES)
+def test_matmul_tiles(dtype, bm, bn, bk, warps, wgmma):
     import torch
 
     torch.manual_seed(2)
@@ -105,8 +107,8 @@ def test_matmul_warpgroup_tiles(dtype, bm, bn, bk, warps):
     matmul[(triton.cdiv(m, bm), triton.cdiv(n, bn))](*args, **meta)
     tol = 8e-3 if dtype == "bfloat16" else 1e-3
     assert relative_error(c, a.double() @ b.double()) <= tol
-    if torch.cuda.get_device_capability() == (9, 0):  # compiled for sm_90a: wgmma
-        assert matmul.warmup(*args, **meta).metadata["ptx_arch"] == "90a"
+    if torch.cuda.get_device_capability() == (9, 0):  # wgmma: compiled for sm_90a
+        assert (matmul.warmup(*args, **meta).metadata["ptx_arch"] == "90a") == wgmma
 
 
 @pytest.mark.gpu
@@ -123,7 +125,8 @@ def test_batched_dot():
 @pytest.mark.gpu
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])
-def test_flash_attention_forward(causal, head_dim):
+@pytest.mark.parametrize("warps", [4, 2])  # on sm_90: wgmma, mma.sync
+def test_flash_attention_forward(causal, head_dim, warps):
     import torch
 
     torch.manual_seed(1)
@@ -137,7 +140,7 @@ def test_flash_attention_forward(causal, head_dim):
     _attn_fwd[(n_ctx // block_m, z * h)](
         q, k, v, sm_scale, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(),
         z, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n,
-        STAGE=3 if causal else 1, num_warps=4)
+        STAGE=3 if causal else 1, num_warps=warps)
     scores = (q.double() @ k.double().transpose(-1, -2)) * sm_scale
     if causal:
         keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
