@@ -97,15 +97,22 @@ def _store_registers(ctx: LoweringContext, regs: list, coords: list, shape, kind
         index = ctx.linear_index(coords[start], shape)
         if vec == 1:
             _store_scalar(ctx, regs[start], index, kind, store_ty, offset)
-            continue
-        vec_ty = ir.VectorType.get([vec], store_ty)
-        packed = ctx.value("llvm.mlir.poison", [], vec_ty)
-        for i in range(vec):
-            packed = ctx.value("llvm.insertelement", [packed, regs[start + i], ctx.i32(i)],
-                               vec_ty)
-        ctx.op("llvm.store", [packed, ctx.smem_ptr(index, store_ty, offset)], [], {
-            "alignment": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                            vec * element_bytes(store_ty))})
+        else:
+            store_vector(ctx, regs[start:start + vec], ctx.smem_ptr(index, store_ty, offset))
+
+
+def store_vector(ctx: LoweringContext, values: list, ptr) -> None:
+    """Store `values` (of one type) to consecutive elements at `ptr` in shared memory: one
+    vector store, aligned to its size, when there are several."""
+    if len(values) == 1:
+        ctx.op("llvm.store", [values[0], ptr])
+        return
+    vec_ty = ir.VectorType.get([len(values)], values[0].type)
+    packed = ctx.value("llvm.mlir.poison", [], vec_ty)
+    for i, v in enumerate(values):
+        packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], vec_ty)
+    ctx.op("llvm.store", [packed, ptr], [], {"alignment": ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(64), len(values) * element_bytes(values[0].type))})
 
 
 def stage(ctx: LoweringContext, values) -> list[Staged]:

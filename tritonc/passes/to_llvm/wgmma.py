@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
+from tritonc.passes.to_llvm.shape import store_vector
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import MMA_OPERANDS, warpgroup_shape
 
@@ -106,16 +107,7 @@ def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
         d0, d1 = coords[start]
         row, col = (d1, d0) if transpose else (d0, d1)
         ptr = ctx.smem_ptr(ctx.swizzled_index(row, col, rows, row_len, True), elt, offset)
-        if vec == 1:
-            ctx.op("llvm.store", [regs[start], ptr])
-            continue
-        vec_ty = ir.VectorType.get([vec], elt)
-        packed = ctx.value("llvm.mlir.poison", [], vec_ty)
-        for i in range(vec):
-            packed = ctx.value("llvm.insertelement", [packed, regs[start + i], ctx.i32(i)],
-                               vec_ty)
-        ctx.op("llvm.store", [packed, ptr], [], {"alignment": ir.IntegerAttr.get(
-            ir.IntegerType.get_signless(64), 2 * vec)})
+        store_vector(ctx, regs[start:start + vec], ptr)
 
 
 def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
