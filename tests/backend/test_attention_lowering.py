@@ -1,7 +1,7 @@
 """Flash attention through the CUDA backend: the softmax stays in the accumulator's layout
 (no conversion inside the loop), the queries and the probabilities feed the dots from
-registers, the block-pointer tiles load as 16-byte vectors one iteration ahead, and on
-sm_90 both dots run on wgmma (keys K-major: trans-b 0; values N-major: trans-b 1)."""
+registers, the block-pointer tiles are copied ahead by cp.async, and on sm_90 both dots
+run on wgmma (keys K-major: trans-b 0; values N-major: trans-b 1)."""
 
 import sys
 from pathlib import Path
@@ -13,7 +13,9 @@ import tritonc
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import kernels  # noqa: E402  (benchmarks/kernels.py)
 from fused_attention import _attn_fwd  # noqa: E402
 
 STRIDES = [f"stride_{t}{d}" for t, dims in (("q", "zhmk"), ("k", "zhnk"), ("v", "zhkn"),
@@ -75,18 +77,43 @@ CHECK: wgmma.wait_group.sync.aligned 0
 """, tmp_path)
 
 
-def test_next_tiles_load_while_this_iteration_computes(tmp_path):
-    """The keys and values of iteration i + 1 are loaded (predicated on i + 1 < the
-    bound) in the loop, and no tile is loaded between the two dots."""
+def test_keys_and_values_are_copied_ahead_into_the_ring(tmp_path):
+    """The block-pointer tiles of iteration i + 2 are copied by cp.async (16 bytes each)
+    while iteration i computes; the keys land transposed (one key per row: K-major), and
+    no global load is left between the two dots."""
     k = compile_attention(90, 64, 8, 128)
     ptx = k.asm["ptx"]
     first_dot = ptx.index("wgmma.fence")
-    between = ptx[first_dot:ptx.index("wgmma.fence", first_dot + 1)]
-    assert "ld.global" not in between
-    filecheck(ptx[first_dot:], """
-CHECK: @%p{{[0-9]+}} ld.global.v4.b32
-CHECK-COUNT-3: ld.global.v4.b32
+    assert "ld.global" not in ptx[first_dot:ptx.index("wgmma.fence", first_dot + 1)]
+    filecheck(ptx, """
+CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+CHECK: cp.async.commit_group
+CHECK: cp.async.wait_group 1
+CHECK: fence.proxy.async.shared::cta
+CHECK: bar.sync
+CHECK-COUNT-4: cp.async.cg.shared.global
+CHECK: cp.async.commit_group
+CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 0;
+CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 1;
 """, tmp_path)
+
+
+def test_tiles_cp_async_cannot_copy_are_prefetched_into_registers():
+    """With unknown inner strides the matmul's tiles load element by element, so no
+    cp.async: each is loaded one iteration ahead instead, once before the loop and once
+    in it (twice the loads of the same loop without stages)."""
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16",
+           **{n: "i32" for n in ("M", "N", "K", "stride_am", "stride_ak", "stride_bk",
+                                 "stride_bn", "stride_cm", "stride_cn")}}
+    constexprs = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=8)
+
+    def loads(stages: int) -> int:
+        ptx = tritonc.compile(kernels.matmul_kernel, sig, constexprs, target="cuda:80",
+                              num_warps=4, num_stages=stages).asm["ptx"]
+        assert "cp.async" not in ptx
+        return ptx.count("ld.global")
+
+    assert loads(3) == 2 * loads(1) > 0
 
 
 def test_ampere_attention_takes_probabilities_from_registers(tmp_path):

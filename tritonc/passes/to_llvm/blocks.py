@@ -7,7 +7,7 @@ address from its coordinate in the result layout, masks the coordinates outside 
 tensor (the dimensions named by `boundary_check`, or every dimension for a descriptor)
 and fills them with zero (or NaN with `padding = "nan"`). Accesses are vectors of up to
 16 bytes along the layout's fastest dimension when the block pointer's parts prove them
-aligned (`_block_vector_width`).
+aligned (`block_vector_width`).
 """
 
 from __future__ import annotations
@@ -96,10 +96,10 @@ def _fill(ctx: LoweringContext, elt_ty, padding: str):
     return ctx.const(0, elt_ty)
 
 
-def _block_addresses(ctx: LoweringContext, op, ptr, tile_type):
-    """Addresses and in-bounds predicates of a tile accessed through block pointer `ptr`."""
-    rank = block_rank(ptr.type)
-    parts = ctx.get(ptr)
+def block_addresses(ctx: LoweringContext, op, parts: list, tile_type):
+    """Addresses and in-bounds predicates (None without `boundary_check`) of the tile
+    that `op` accesses through the block pointer whose lowered parts are `parts`."""
+    rank = block_rank(op.operands[0].type)
     base, shape = parts[0], parts[1:1 + rank]
     strides, offsets = parts[1 + rank:1 + 2 * rank], parts[1 + 2 * rank:]
     checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
@@ -153,13 +153,13 @@ def _parts_info(ctx: LoweringContext, ptr) -> _PartsInfo | None:
     return info
 
 
-def _block_vector_width(ctx: LoweringContext, op, ptr, tile_ty) -> int:
+def block_vector_width(ctx: LoweringContext, op, tile_ty) -> int:
     """How many consecutive registers of a block-pointer tile one access may cover: along
     the layout's fastest dimension f, when the stride of f is the constant 1, f is not
     bounds-checked, and the base, the other strides and the offset of f keep every vector
     aligned to its size."""
     layout, shape = ctx.layout(tile_ty), ctx.shape(tile_ty)
-    info = _parts_info(ctx, ptr)
+    info = _parts_info(ctx, op.operands[0])
     if info is None or not isinstance(layout, BlockedLayout):
         return 1
     f = layout.order[0]
@@ -178,20 +178,20 @@ def _block_vector_width(ctx: LoweringContext, op, ptr, tile_ty) -> int:
 def load_block(ctx: LoweringContext, op) -> list:
     """tt.load through a block pointer."""
     ptr, result = op.operands[0], op.results[0]
-    ptrs, preds = _block_addresses(ctx, op, ptr, result.type)
+    ptrs, preds = block_addresses(ctx, op, ctx.get(ptr), result.type)
     elt_ty = ctx.scalar_type(result.type)
     padding = ir.StringAttr(op.attributes["padding"]).value
     others = [_fill(ctx, elt_ty, padding)] * len(ptrs) if preds else None
     return emit_loads(ctx, ptrs, preds, others, elt_ty,
-                      _block_vector_width(ctx, op, ptr, result.type))
+                      block_vector_width(ctx, op, result.type))
 
 
 def store_block(ctx: LoweringContext, op) -> None:
     """tt.store through a block pointer."""
     ptr, value = op.operands[0], op.operands[1]
-    ptrs, preds = _block_addresses(ctx, op, ptr, value.type)
+    ptrs, preds = block_addresses(ctx, op, ctx.get(ptr), value.type)
     emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type),
-                _block_vector_width(ctx, op, ptr, value.type))
+                block_vector_width(ctx, op, value.type))
 
 
 def _descriptor_parts(ctx: LoweringContext, desc):

@@ -54,6 +54,7 @@ class LoweringContext:
         self.pipeline_bytes = 0
         self.pipeline_base = None  # an i32 constant, set once the scratch size is known
         self.smem_operands: dict = {}  # pipelined load result -> its buffer's byte offset
+        self.smem_k_major: set = set()  # pipelined B tiles stored one column per row
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
         self.pipelining = 0  # depth of pipelined loops being lowered
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live

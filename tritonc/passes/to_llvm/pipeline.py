@@ -20,11 +20,12 @@ with zeros by the copy (src-size 0), so a load may only have `other` = 0.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.axis_info import element_bytes
+from tritonc.passes.to_llvm.blocks import block_addresses, block_vector_width, is_block_pointer
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
 from tritonc.passes.to_llvm.wgmma import warpgroup_dot
-from tritonc.passes.ttgir.layouts import MmaLayout
+from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
 
 _PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
          "tt.make_range", "tt.advance")
@@ -60,11 +61,32 @@ def _is_zero_constant(value) -> bool:
 
 class Plan:
     """What to pipeline in one loop; `wgmma_loads`: the loads whose buffers a wgmma reads
-    (laid out in column blocks, see LoweringContext.swizzled_index)."""
+    (laid out in column blocks, see LoweringContext.swizzled_index); `transposed`: block
+    pointer tiles whose contiguous dimension is the first, stored one column per row (a
+    K-major B operand)."""
 
-    def __init__(self, loop, loads, ops, args, wgmma_loads: list) -> None:
+    def __init__(self, loop, loads, ops, args, wgmma_loads: list, transposed: list) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
-        self.wgmma_loads = wgmma_loads
+        self.wgmma_loads, self.transposed = wgmma_loads, transposed
+
+
+def _copy_width(ctx: LoweringContext, load) -> int:
+    """Registers of `load`'s tile one cp.async moves."""
+    if is_block_pointer(load.operands[0].type):
+        return block_vector_width(ctx, load, load.results[0].type)
+    segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
+    return vector_width(ctx, load.operands[0], load.operands[1] if segs[1] else None, 2)
+
+
+def _block_tile_ok(ctx: LoweringContext, load, dot, operand: int) -> bool:
+    """A block-pointer tile cp.async can copy: zero padding, and stored transposed only
+    as the B operand of a wgmma."""
+    if ir.StringAttr(load.attributes["padding"]).value not in ("", "zero"):
+        return False
+    layout = ctx.layout(load.results[0].type)
+    if not isinstance(layout, BlockedLayout):
+        return False
+    return layout.order[0] == 1 or (operand == 1 and warpgroup_dot(ctx, dot))
 
 
 def plan(ctx: LoweringContext, loop) -> Plan | None:
@@ -85,11 +107,14 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         if len(ctx.shape(op.results[0].type)) != 2:
             continue
-        segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-        if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
-            continue
-        mask = op.operands[1] if segs[1] else None
-        if vector_width(ctx, op.operands[0], mask, 2) < 2:
+        if is_block_pointer(op.operands[0].type):
+            if not _block_tile_ok(ctx, op, dot, use.operand_number):
+                continue
+        else:
+            segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+            if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
+                continue
+        if _copy_width(ctx, op) < 2:
             continue  # cp.async moves at least 4 bytes
         loads.append(op)
     if not loads:
@@ -112,7 +137,9 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     ops.sort(key=lambda o: order[o])
     wgmma_loads = [load for load in loads
                    if warpgroup_dot(ctx, next(iter(load.results[0].uses)).owner)]
-    return Plan(loop, loads, ops, args - {0}, wgmma_loads)
+    transposed = [load for load in loads if is_block_pointer(load.operands[0].type)
+                  and ctx.layout(load.results[0].type).order[0] == 0]
+    return Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed)
 
 
 def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
@@ -148,17 +175,18 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
                            ctx.binop("arith.muli", stage, ctx.i32(p.stage_bytes)))
     for load, ptr_regs, mask_regs, offset in zip(p.loads, ptrs, masks, p.offsets):
         ty = load.results[0].type
-        shape = ctx.shape(ty)
-        segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
-        mask = load.operands[1] if segs[1] else None
-        vec = vector_width(ctx, load.operands[0], mask, 2)
+        rows, row_len = ctx.shape(ty)
+        vec = _copy_width(ctx, load)
         nbytes = 2 * vec
         base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
         coords = ctx.coordinates(ty)
         kind = "cg" if nbytes == 16 else "ca"
+        flip = load in p.transposed
+        if flip:
+            rows, row_len = row_len, rows
         for start in range(0, len(ptr_regs), vec):
-            row, col = coords[start]
-            index = ctx.swizzled_index(row, col, shape[0], shape[1], load in p.wgmma_loads)
+            row, col = coords[start][::-1] if flip else coords[start]
+            index = ctx.swizzled_index(row, col, rows, row_len, load in p.wgmma_loads)
             dst = ctx.smem_address(index, 2, base)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
@@ -207,6 +235,11 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         got = iter(evaluate(ctx, p.ops, bindings, wanted))
         ptrs, masks = [], []
         for load in p.loads:
+            if is_block_pointer(load.operands[0].type):
+                addresses, preds = block_addresses(ctx, load, next(got), load.results[0].type)
+                ptrs.append(addresses)
+                masks.append(preds)
+                continue
             ptrs.append(next(got))
             masks.append(next(got) if len(_load_inputs(load)) > 1 else None)
         return ptrs, masks
@@ -264,4 +297,6 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
     for load, offset in zip(p.loads, p.offsets):
         ctx.smem_operands[load.results[0]] = ctx.binop("arith.addi", read_base, ctx.i32(offset))
+        if load in p.transposed:
+            ctx.smem_k_major.add(load.results[0])
     return [r for regs, vec in zip(nxt, p.vecs) for r in regs[::vec]]

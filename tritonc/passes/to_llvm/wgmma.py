@@ -118,7 +118,10 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
         ctx.smem_operands.get(a)
     b_at = ctx.smem_operands.get(b)
     b_layout = ctx.layout(b.type)
-    b_k_major = b_at is None and isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0
+    if b_at is not None:
+        b_k_major = b in ctx.smem_k_major
+    else:
+        b_k_major = isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0
     staged = [(v, t) for v, t, at in ((a, False, a_at), (b, b_k_major, b_at)) if at is None]
     if staged:
         ctx.barrier()
