@@ -4,11 +4,12 @@ A load inside an `scf.for` whose only user is an mma `tt.dot` becomes `cp.async`
 straight from global into a ring of `num_stages` shared-memory buffers; the dot reads its
 operand from the buffer of the current iteration:
 
-    prologue:   copy the tiles of iterations 0 .. S-2 into buffers 0 .. S-2
+    prologue:   barrier (the ring may overlap memory other threads still read), then
+                copy the tiles of iterations 0 .. S-2 into buffers 0 .. S-2
     iteration i: wait until the copies of iteration i have landed (cp.async.wait_group),
                 barrier, copy the tiles of iteration i+S-1 into buffer (i+S-1) % S,
                 then the dot on buffer i % S
-    epilogue:   wait for every copy
+    epilogue:   wait for every copy, barrier
 
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and
@@ -250,7 +251,9 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         return evaluate(ctx, p.ops, bindings,
                          [terminator.operands[i - 1] for i in p.args])
 
-    # prologue: iterations 0 .. S-2
+    # prologue: iterations 0 .. S-2, once every thread is done with what the ring
+    # overlaps (the scratch area, the ring of an earlier loop)
+    ctx.barrier()
     ahead = [ctx.get(inits[i - 1]) for i in p.args]
     iv = lb
     for s in range(stages - 1):
@@ -264,6 +267,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         ctx, p, stages, new_iv, ahead_flat, lb, ub, step, tiles_for, advance))
     ctx.pipelining -= 1
     _asm(ctx, "cp.async.wait_group 0;")
+    ctx.barrier()  # the ring is free for whatever uses the memory next
     return results
 
 
