@@ -2,8 +2,10 @@
 
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
 the warps along M (passes/ttgir/mma_layouts.py: warp w owns rows 16w .. 16w + 15, so each
-group of 4 warps owns 64 rows, the M of one wgmma) and both operands are fp16/bf16 tiles
-that a software-pipelined loop (pipeline.py) already put in shared memory.
+group of 4 warps owns 64 rows, the M of one wgmma) and its operands are fp16/bf16. A comes
+from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
+memory like B: the ring buffer a software-pipelined loop copied it to (pipeline.py), else
+staged into the scratch area (`_stage`; B K-major when its registers run along K).
 
 Before (TTGIR, 8 warps, %a and %b pipelined loads):
     %d = "tt.dot"(%a, %b, %c) : (tensor<128x64xf16, #blocked>, tensor<64x128xf16, #blocked1>,
@@ -15,6 +17,8 @@ After (PTX of warpgroup g = warp / 4; one wgmma per 16-deep step kk of K):
     ...
     wgmma.commit_group.sync.aligned;
     wgmma.wait_group.sync.aligned 0;
+With A in registers the operand is `{a0, a1, a2, a3}` of step kk and the immediate
+trans-a is absent: `{d...}, {a0, a1, a2, a3}, descB(kk), 1, 1, 1, trans-b;`.
 
 The accumulator registers d0 .. d(N/2 - 1) are the mma layout's registers in order.
 
@@ -28,7 +32,8 @@ columns beyond 64 in further blocks of 64. So for
     16 kk / 64, blocks M x 128 bytes apart;
   B (K x N, N-major, imm-trans-b = 1): the column blocks are K x 128 bytes apart (leading
     offset), 8 rows of K are one swizzle period (stride offset); step kk starts 16 kk
-    rows down.
+    rows down;
+  B stored K-major (N rows of K, imm-trans-b = 0): as A, with N rows.
 """
 
 from __future__ import annotations

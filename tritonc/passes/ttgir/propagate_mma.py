@@ -67,6 +67,10 @@ def _remade(ir, value) -> bool:
             owner.attributes["value"]).is_splat)
 
 
+def _produced_by(ir, value, name: str) -> bool:
+    return not isinstance(value.owner, ir.Block) and value.owner.name == name
+
+
 def _loop_of(ir, block_arg):
     """The scf.for whose body defines `block_arg`, or None."""
     block = block_arg.owner
@@ -95,8 +99,8 @@ class _Growth:
         ir = self.ir
         if not isinstance(value.type, ir.RankedTensorType) or _remade(ir, value):
             return
-        if value in self.want:
-            return
+        if value in self.want or _produced_by(ir, value, "tt.dot"):
+            return  # a dot's result keeps its own layout
         self.want[value] = text
         self.work.append(value)
 
@@ -176,12 +180,12 @@ def _expected_operands(ir, op, old_types: dict) -> list:
         text = str(ir.RankedTensorType(results[0].type).encoding)
         return [_with_encoding(ir, v.type, text) if isinstance(v.type, ir.RankedTensorType)
                 else None for v in operands]
-    if changed and op.name == "tt.reduce":
-        parent = parse_layout(str(ir.RankedTensorType(results[0].type).encoding)).parent
-        return [_with_encoding(ir, v.type, parent.attr_text()) for v in operands]
+    layout = parse_layout(str(ir.RankedTensorType(results[0].type).encoding)) if changed \
+        else None
+    if isinstance(layout, SliceLayout) and op.name == "tt.reduce":
+        return [_with_encoding(ir, v.type, layout.parent.attr_text()) for v in operands]
     if changed and op.name == "tt.expand_dims":
-        text = SliceLayout(_axis(ir, op), parse_layout(
-            str(ir.RankedTensorType(results[0].type).encoding))).attr_text()
+        text = SliceLayout(_axis(ir, op), layout).attr_text()
         return [_with_encoding(ir, operands[0].type, text)]
     if changed and op.name == "tt.broadcast":
         text = str(ir.RankedTensorType(results[0].type).encoding)
