@@ -30,6 +30,7 @@ from __future__ import annotations
 from . import (
     control,
     dot,
+    dot_fusions,
     elementwise,
     memory,
     misc,
@@ -50,6 +51,7 @@ KERNELS: list[Kernel] = [
     *misc.KERNELS,
     *random_kernels.KERNELS,
     *dot.KERNELS,
+    *dot_fusions.KERNELS,
     *tutorials.KERNELS,
     *tutorials_nn.KERNELS,
 ]

@@ -67,8 +67,15 @@ def _remade(ir, value) -> bool:
             owner.attributes["value"]).is_splat)
 
 
-def _produced_by(ir, value, name: str) -> bool:
-    return not isinstance(value.owner, ir.Block) and value.owner.name == name
+def _retypable(ir, value) -> bool:
+    """Whether `value` may take another layout by changing its type alone: what the rules
+    above rewrite (and converts). Other results (a load, a dot) keep theirs; their users
+    get a convert instead."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return _loop_of(ir, value) is not None
+    return (owner.name in ("tt.reduce", "tt.expand_dims", "tt.broadcast", "scf.for",
+                           "ttg.convert_layout") or _is_elementwise(ir, owner))
 
 
 def _loop_of(ir, block_arg):
@@ -99,8 +106,8 @@ class _Growth:
         ir = self.ir
         if not isinstance(value.type, ir.RankedTensorType) or _remade(ir, value):
             return
-        if value in self.want or _produced_by(ir, value, "tt.dot"):
-            return  # a dot's result keeps its own layout
+        if value in self.want or not _retypable(ir, value):
+            return
         self.want[value] = text
         self.work.append(value)
 
