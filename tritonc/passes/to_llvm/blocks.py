@@ -96,7 +96,7 @@ def _fill(ctx: LoweringContext, elt_ty, padding: str):
     return ctx.const(0, elt_ty)
 
 
-def block_addresses(ctx: LoweringContext, op, parts: list, tile_type):
+def block_addresses(ctx: LoweringContext, op, parts: list, tile_type) -> tuple[list, list | None]:
     """Addresses and in-bounds predicates (None without `boundary_check`) of the tile
     that `op` accesses through the block pointer whose lowered parts are `parts`."""
     rank = block_rank(op.operands[0].type)

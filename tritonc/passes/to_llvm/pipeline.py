@@ -197,7 +197,8 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
     _asm(ctx, "cp.async.commit_group;")
 
 
-def less_than(ctx: LoweringContext, a, b):
+def less_than(ctx: LoweringContext, a, b) -> ir.Value:
+    """a < b on signed i32 values (an i1)."""
     return ctx.value("arith.cmpi", [a, b], ir.IntegerType.get_signless(1),
                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 2)})
 
