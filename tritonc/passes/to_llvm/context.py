@@ -56,7 +56,6 @@ class LoweringContext:
         self.smem_operands: dict = {}  # pipelined load result -> its buffer's byte offset
         self.smem_k_major: set = set()  # pipelined B tiles stored one column per row
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
-        self.copies_after_mma = None  # a ring's copies, for the next wgmma to issue
         self.pipelining = 0  # depth of pipelined loops being lowered
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it

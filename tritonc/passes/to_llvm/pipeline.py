@@ -8,10 +8,7 @@ operand from the buffer of the current iteration:
                 copy the tiles of iterations 0 .. S-2 into buffers 0 .. S-2
     iteration i: wait until the copies of iteration i have landed (cp.async.wait_group),
                 barrier, copy the tiles of iteration i+S-1 into buffer (i+S-1) % S,
-                then the dot on buffer i % S (with wgmma, the copies are issued right
-                after the first wgmma group, so their address arithmetic overlaps it;
-                buffer (i-1) % S is free: every warpgroup waited for its products of
-                iteration i-1 before the barrier)
+                then the dot on buffer i % S
     epilogue:   wait for every copy, barrier
 
 The copies of a later iteration need that iteration's pointers and masks: the ops they
@@ -67,15 +64,11 @@ class Plan:
     """What to pipeline in one loop; `wgmma_loads`: the loads whose buffers a wgmma reads
     (laid out in column blocks, see LoweringContext.swizzled_index); `transposed`: block
     pointer tiles whose contiguous dimension is the first, stored one column per row (a
-    K-major B operand); `overlap`: a wgmma in the body itself, which issues the copies of
-    iteration i+S-1 once its products are under way."""
+    K-major B operand)."""
 
     def __init__(self, loop, loads, ops, args, wgmma_loads: list, transposed: list) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
         self.wgmma_loads, self.transposed = wgmma_loads, transposed
-        body = loop.regions[0].blocks[0]
-        self.overlap = any(next(iter(load.results[0].uses)).owner.operation.block == body
-                           for load in wgmma_loads)
 
 
 def _copy_width(ctx: LoweringContext, load) -> int:
@@ -302,15 +295,8 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         ahead.append([kept[r // vec] for r in range(size)])
         i += size // vec
     iv_ahead = ctx.binop("arith.addi", iv, ctx.binop("arith.muli", step, ctx.i32(stages - 1)))
-
-    def copies() -> None:
-        ptrs, masks = tiles_for(iv_ahead, ahead)
-        _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
-
-    if p.overlap:  # issued by the body's first wgmma while its products run
-        ctx.copies_after_mma = copies
-    else:
-        copies()
+    ptrs, masks = tiles_for(iv_ahead, ahead)
+    _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
     nxt = advance(iv_ahead, ahead)
     read_base = ctx.binop("arith.addi", ctx.pipeline_base,
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))

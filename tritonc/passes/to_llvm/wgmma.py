@@ -197,8 +197,5 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
             inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)), desc_b]
         accs = _asm(ctx, text, [*accs, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
-    if ctx.copies_after_mma is not None:  # a pipelined loop's next copies (pipeline.py)
-        ctx.copies_after_mma()
-        ctx.copies_after_mma = None
     accs = _asm(ctx, "wgmma.wait_group.sync.aligned 0;", accs, tied, regs)
     return [accs]
