@@ -59,10 +59,9 @@ def main() -> None:
                     row[name] = None
                     row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:300]}"
             rows.append(row)
-            print(f"attention d={head_dim} causal={causal}: tritonc {row.get('tritonc') or 0:.0f} "
-                  f"TFLOP/s, Triton {row.get('triton') or 0:.0f}, ratio "
-                  f"{(row.get('tritonc') or 0) / (row.get('triton') or 1):.2f}")
             finish_row(row, flavours)
+            print(f"attention d={head_dim} causal={causal}: tritonc {row.get('tritonc') or 0:.0f} "
+                  f"TFLOP/s, Triton {row.get('triton') or 0:.0f}, ratio {row['ratio'] or 0:.2f}")
     if len(sys.argv) > 1:
         Path(sys.argv[1]).write_text(json.dumps(rows, indent=1))
 

@@ -59,22 +59,10 @@ def main() -> None:
             except Exception as e:  # report, go on
                 row[name] = None
                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:300]}"
-        if len(sys.argv) > 2 and sys.argv[2] == "--explore-maxnreg":
-            # not part of the comparison: tritonc with registers capped for 2 CTAs per SM
-            c = torch.empty((m, n), device="cuda", dtype=torch.float16)
-            args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                    c.stride(0), c.stride(1))
-            kernel = flavours["tritonc"].matmul_kernel
-            def capped_launch(kernel=kernel, grid=grid, args=args):
-                kernel[grid](*args, **CONFIG, maxnreg=128)
-
-            capped = tflops(do_bench(capped_launch, return_mode="median"), m, n, k)
-            print(f"    tritonc with maxnreg=128: {capped:.0f} TFLOP/s")
         rows.append(row)
-        print(f"fp16 matmul {size}^3: tritonc {row.get('tritonc') or 0:.0f} TFLOP/s, Triton "
-              f"{row.get('triton') or 0:.0f}, cuBLAS {cublas:.0f}, ratio "
-              f"{(row.get('tritonc') or 0) / (row.get('triton') or 1):.2f}")
         finish_row(row, flavours)
+        print(f"fp16 matmul {size}^3: tritonc {row.get('tritonc') or 0:.0f} TFLOP/s, Triton "
+              f"{row.get('triton') or 0:.0f}, cuBLAS {cublas:.0f}, ratio {row['ratio'] or 0:.2f}")
     if len(sys.argv) > 1:
         Path(sys.argv[1]).write_text(json.dumps(rows, indent=1))
 
