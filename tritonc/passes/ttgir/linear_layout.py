@@ -61,7 +61,7 @@ def log2(n: int) -> int:
     return n.bit_length() - 1
 
 
-class _Echelon:
+class Echelon:
     """A GF(2) basis of column vectors in echelon form, remembering for each pivot which
     input columns XOR to it, so that `solve` writes a vector in terms of the inputs."""
 
@@ -275,14 +275,14 @@ class LinearLayout:
         return LinearLayout(bases, self._out)
 
     def is_surjective(self) -> bool:
-        return _Echelon(self.columns()).rank == self.total_out_bits
+        return Echelon(self.columns()).rank == self.total_out_bits
 
     def is_injective(self) -> bool:
-        return _Echelon(self.columns()).rank == self.total_in_bits
+        return Echelon(self.columns()).rank == self.total_in_bits
 
     def _preimages(self) -> list[int]:
         """For each output bit, a flat input that maps onto it alone."""
-        echelon = _Echelon(self.columns())
+        echelon = Echelon(self.columns())
         out = []
         for bit in range(self.total_out_bits):
             combination = echelon.solve(1 << bit)
@@ -321,7 +321,7 @@ class LinearLayout:
         does not."""
         if self._out != other._out:
             raise ValueError(f"output dimensions differ: {self._out} vs {other._out}")
-        echelon = _Echelon(other.columns())
+        echelon = Echelon(other.columns())
         bases = {}
         for name, vectors in self._bases:
             bases[name] = []
@@ -381,7 +381,7 @@ class LinearLayout:
     def free_bits(self, in_dim: str) -> int:
         """Bit mask of the bits of `in_dim` that reach no element the earlier input bits
         (earlier dimensions, lower bits) do not already reach."""
-        echelon = _Echelon(self.columns())
+        echelon = Echelon(self.columns())
         start = self._in_offsets.get(in_dim, 0)
         return sum(1 << (i - start) for i in echelon.free
                    if start <= i < start + len(self.bases(in_dim)))
