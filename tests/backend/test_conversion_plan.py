@@ -130,7 +130,7 @@ def test_random_pairs_end_with_the_right_elements(seed):
     num_warps = rng.choice([1, 2, 4, 8])
     src = random_layout(rng, shape, num_warps)
     dst = random_layout(rng, shape, num_warps)
-    check_all_plans(src, dst, shape, rng.choice([16, 32]), rng)
+    check_all_plans(src, dst, shape, rng.choice([8, 16, 32, 64]), rng)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -146,6 +146,24 @@ def test_random_slices_end_with_the_right_elements(seed):
     dst = rng.choice([SliceLayout(dim, rng.choice(parents)),
                       random_blocked(rng, shape, num_warps)])
     check_all_plans(src, dst, shape, 32, rng)
+
+
+def test_layouts_of_different_tensors_or_warp_counts_are_refused():
+    with pytest.raises(ValueError, match="different tensors"):
+        plan_conversion(BlockedLayout.default((64, 64), 4).to_linear((64, 64)),
+                        BlockedLayout.default((64, 32), 4).to_linear((64, 32)), (64, 64), 32)
+    with pytest.raises(ValueError, match="warp counts differ"):
+        plan_conversion(BlockedLayout.default((64, 64), 4), BlockedLayout.default((64, 64), 8),
+                        (64, 64), 32)
+
+
+def test_a_source_missing_elements_is_refused():
+    """A layout whose threads hold only half the tensor (every lane bit a copy) cannot
+    feed one that needs it all."""
+    full = BlockedLayout.default((64,), 1).to_linear((64,))
+    half = full.with_bases("lane", [(0,)] * 5)
+    with pytest.raises(ValueError, match="holds no copy"):
+        plan_conversion(half, full, (64,), 32)
 
 
 def test_same_layout_is_the_identity():
