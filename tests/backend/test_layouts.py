@@ -265,3 +265,26 @@ def test_shared_classes_give_their_linear_layouts():
     assert SwizzledSharedLayout(4, 1, 8, (1, 0)).to_linear((32, 64)) == \
         enc.swizzled_shared((32, 64), 4, 1, 8, (1, 0))
     assert NvmmaSharedLayout(128, 16).to_linear((64, 64)) == enc.nvmma_shared((64, 64), 16, 128)
+
+
+def test_linear_encoding_text_round_trips_and_parses_in_mlir():
+    from tritonc.compiler import mlir_loader
+    from tritonc.passes.ttgir.layouts import LinearEncoding
+
+    ll = enc.mma_v3((128, 64), (4, 1), 64)
+    text = LinearEncoding(ll).attr_text()
+    assert LinearEncoding.parse(text, (128, 64)).layout == ll
+    ir = mlir_loader.load()
+    with mlir_loader.new_context():
+        module = ir.Module.parse(f"func.func @f(%a: tensor<128x64xf32, {text}>) {{ return }}")
+        assert module.operation.verify()
+        assert text in str(module)
+
+
+def test_the_warpgroup_accumulator_is_the_mma_layout_with_warps_along_m():
+    """With one 16-row slice per warp (M = 16 x warps) the wgmma accumulator places every
+    element where `MmaLayout((num_warps, 1))` does, so the lowering's wgmma and mma.sync
+    paths share one layout."""
+    for n in (16, 64, 128, 256):
+        assert MmaLayout((4, 1)).to_linear((64, n)) == enc.mma_v3((64, n), (4, 1), n)
+        assert MmaLayout((8, 1)).to_linear((128, n)) == enc.mma_v3((128, n), (8, 1), n)

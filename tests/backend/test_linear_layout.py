@@ -166,3 +166,14 @@ def test_table_is_consistent_with_numpy_xor():
             if flat >> bit & 1:
                 want ^= cols[bit]
         assert (table[flat] == want).all()
+
+
+def test_identity_product_builds_a_row_major_index():
+    """identity(dim1) x identity(dim0), flattened by composition, is the row-major index."""
+    rows = LinearLayout.identity("r", 4, "dim0")
+    cols = LinearLayout.identity("c", 8, "dim1")
+    grid = cols.product(rows)
+    assert grid.out_dims == ("dim1", "dim0") and grid.is_injective() and grid.is_surjective()
+    for r, c in itertools.product(range(4), range(8)):
+        assert grid.apply(c=c, r=r) == (c, r)
+    assert grid.invert().apply(dim1=5, dim0=3) == (5, 3)

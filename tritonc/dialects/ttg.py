@@ -52,6 +52,8 @@ ATTRS = [
     TypeDef("mma", ("warps_per_cta",), kind="attribute"),
     # the A operand of an mma dot held in registers: `#ttg.dot_op<0, #ttg.mma<[...]>>`
     TypeDef("dot_op", ("op_idx", "parent"), kind="attribute"),
+    # any distributed layout as its bases: `#ttg.linear<[reg], [lane], [warp], [block]>`
+    TypeDef("linear", ("register", "lane", "warp", "block"), kind="attribute"),
     # shared-memory encodings (layouts.SwizzledSharedLayout, layouts.NvmmaSharedLayout)
     TypeDef("swizzled_shared", ("vec", "per_phase", "max_phase", "order"), kind="attribute"),
     TypeDef("nvmma_shared", ("swizzle_bytes", "element_bits", "transposed"), kind="attribute"),

@@ -416,6 +416,42 @@ class NvmmaSharedLayout:
                                              self.transposed)
 
 
+@dataclass(frozen=True)
+class LinearEncoding:
+    """`#ttg.linear<[register bases], [lane bases], [warp bases], [block bases]>`: any
+    distributed layout, written as its linear-layout bases (one coordinate list per
+    input bit), for layouts no parameterised encoding describes."""
+
+    layout: LinearLayout
+
+    @staticmethod
+    def parse(text: str, shape: tuple[int, ...]) -> LinearEncoding:
+        body = re.fullmatch(r"#ttg\.linear<(.*)>", text)
+        if body is None:
+            raise ValueError(f"not a linear layout: {text}")
+        groups = re.findall(r"\[((?:\[[^\]]*\](?:, )?)*)\]", body.group(1))
+        if len(groups) != 4:
+            raise ValueError(f"a linear layout needs 4 lists of bases: {text}")
+        bases = {}
+        for name, group in zip(("register", "lane", "warp", "block"), groups):
+            bases[name] = [tuple(int(x) for x in b.split(",") if x.strip())
+                           for b in re.findall(r"\[([^\]]*)\]", group)]
+        names = [f"dim{d}" for d in range(len(shape))]
+        return LinearEncoding(LinearLayout(bases, list(zip(names, shape))))
+
+    def attr_text(self) -> str:
+        def fmt(vectors) -> str:
+            return "[" + ", ".join("[" + ", ".join(map(str, v)) + "]" for v in vectors) + "]"
+
+        parts = [fmt(self.layout.bases(d)) for d in ("register", "lane", "warp", "block")]
+        return f"#ttg.linear<{', '.join(parts)}>"
+
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        if tuple(shape) != self.layout.out_shape:
+            raise ValueError(f"linear layout of shape {self.layout.out_shape}, not {shape}")
+        return self.layout
+
+
 Layout = BlockedLayout | MmaLayout | SliceLayout | DotOperandLayout
 SharedLayout = SwizzledSharedLayout | NvmmaSharedLayout
 

@@ -29,8 +29,6 @@ from tritonc.passes.ttgir.linear_layout import (
     unit,
 )
 
-LANE_BITS = 5
-
 
 def _steps(d: int, rank: int, first: int, count: int) -> list[tuple[int, ...]]:
     """Bases `first, 2 * first, ...` along dimension `d`: the bits of a count of steps."""

@@ -46,8 +46,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-DISTRIBUTED_DIMS = ("register", "lane", "warp", "block")
-
 
 def out_dim_names(rank: int) -> tuple[str, ...]:
     """The output dimension names of a rank-`rank` tensor layout: dim0, dim1, ..."""
@@ -144,11 +142,6 @@ class LinearLayout:
         return LinearLayout({name: [(1 << k,) for k in range(log2(size))]},
                             {out_name or name: size})
 
-    @staticmethod
-    def zeros(name: str, size: int, out_dims: Mapping[str, int]) -> LinearLayout:
-        """Every value of input `name` maps to the origin: `size` copies (a broadcast)."""
-        return LinearLayout({name: [(0,) * len(out_dims)] * log2(size)}, out_dims)
-
     # -- structure ---------------------------------------------------------------------
     @property
     def in_dims(self) -> tuple[str, ...]:
@@ -211,10 +204,6 @@ class LinearLayout:
     def columns(self) -> list[int]:
         """The flat output vector of every input bit, input dimensions in order."""
         return list(self._columns)
-
-    def in_offset(self, in_dim: str) -> int:
-        """Where `in_dim`'s bits start in a flat input index."""
-        return self._in_offsets[in_dim]
 
     def flat_input(self, indices: Mapping[str, int]) -> int:
         flat = 0
@@ -396,9 +385,6 @@ class LinearLayout:
                 break
             count += 1
         return 1 << count
-
-    def num_elements_per_thread(self) -> int:
-        return self.in_size("register")
 
 
 def wrap_bases(vectors: Iterable[Sequence[int]], shape: Sequence[int]) -> list[tuple[int, ...]]:
