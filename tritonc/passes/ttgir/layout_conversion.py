@@ -5,14 +5,17 @@ of one tensor (layout classes or `LinearLayout`s) and gives the cheapest of:
 
 - `Identity`: both place every element in the same register of the same thread.
 - `RegisterPermutation`: every element a thread needs it already holds;
-  `sources[r]` is the source register of destination register r.
+  `sources_of_registers[r]` is the source register of destination register r.
 - `WarpShuffle`: everything comes from the same warp; a list of `ShuffleRound`s, each one
-  `shfl.sync.idx`: every lane sends register `src_register` and reads from lane
-  `src_lane(lane)`, keeping the value in `dst_register` where `keeps(lane)`.
+  `shfl.sync.idx`: lane l sends its register `sent_register(l)`, reads lane
+  `src_lane(l)` and keeps the value in register `dst_register_of(l)` where `keeps(l)`.
+  Register indices vary with the lane only when the conversion transposes registers
+  and lanes (round t of a 32 x 32 transpose pairs lane l with lane l ^ t).
 - `SharedMemoryExchange`: every thread stores its registers at `store_map(r, lane, warp)`
-  (an element offset) in a swizzled buffer, a barrier, then loads `load_map(r, lane, warp)`;
-  the swizzle and vector widths are chosen so both sides have the fewest bank conflicts
-  under a 32-bank model.
+  (an element offset) in a swizzled buffer, a barrier, then loads `load_map(r, lane, warp)`.
+  The buffer is the cheapest of the `#ttg.swizzled_shared` family (`swizzle` gives its
+  parameters) and of bank swizzles built from both sides' lane bases (general XOR-linear,
+  `swizzle` None, `smem` the layout), priced by the wavefronts of a 32-bank model.
 
 All four derive from one linear map: `sources`, from the destination's
 (register, lane, warp, block) to the source's, with `src(sources(x)) == dst(x)`, which
@@ -43,10 +46,13 @@ the mma accumulator layout of four warps as 2 x 2.
 Its first two mma registers hold what registers 18 and 19 of lane 4 of warp 0 loaded.
 
 The lowering asks `plan.kind` and then: for "permutation", `plan.sources_of_registers`;
-for "shuffle", the rounds (`src_register`, `src_lane_bases`/`src_lane_offset` as XOR
-masks of the lane id, `keeps`); for "shared", `plan.store_map`/`plan.load_map` (offsets
-as XORs of per-bit constants), `plan.store.vector`/`plan.load.vector` and
-`plan.buffer_bytes`. `read_sources` answers the per-thread question for any plan.
+for "shuffle", each round's constants and per-lane-bit XOR masks (`src_register` /
+`src_register_bases`, `src_lane_offset` / `src_lane_bases`, `dst_register` /
+`dst_register_bases`, `select_bases` / `select_value`), so the lane index and the
+register choice are a few XORs of the lane id; for "shared", `plan.store_map` /
+`plan.load_map` (an offset is the XOR of one constant per set bit of register, lane and
+warp), `plan.store.vector` / `plan.load.vector` and `plan.buffer_bytes`.
+`read_sources` answers the per-thread question for any plan.
 """
 
 from __future__ import annotations
