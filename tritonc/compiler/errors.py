@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from tritonc.errors import TritonError
 
-class CompilationError(Exception):
+
+class CompilationError(TritonError):
     """A kernel could not be compiled (or interpreted) because of the code at `lineno`."""
 
     def __init__(self, src: str, node: ast.AST | None, message: str, *, filename: str = "<kernel>",
