@@ -40,5 +40,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'tritonc' has no attribute {name!r}")
 
 
-__all__ = ["CompilationError", "JITFunction", "TritonError", "cdiv", "compile", "jit", "next_power_of_2",
-           "__version__"]
+__all__ = ["CompilationError", "JITFunction", "TritonError", "cdiv", "compile", "jit",
+           "next_power_of_2", "__version__"]

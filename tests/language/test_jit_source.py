@@ -61,7 +61,7 @@ def test_source_gone_is_a_clear_error():
 def patched(X, Y, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     mask = offs < n
-    tl.store(Y + offs, tl.load(X + offs, mask=mask) + OFFSET, mask=mask)
+    tl.store(Y + offs, tl.load(X + offs, mask=mask) + OFFSET, mask=mask)  # noqa: F821 (replaced before use)
 
 
 def test_unsafe_update_src_replaces_the_source():
