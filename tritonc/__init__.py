@@ -4,6 +4,7 @@
 Triton. Importing the package is cheap: MLIR loads only when a kernel is compiled.
 """
 
+from tritonc.allocation import set_allocator
 from tritonc.compiler.errors import CompilationError
 from tritonc.errors import TritonError
 from tritonc.runtime.jit import JITFunction, jit
@@ -41,4 +42,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["CompilationError", "JITFunction", "TritonError", "cdiv", "compile", "jit",
-           "next_power_of_2", "__version__"]
+           "next_power_of_2", "set_allocator", "__version__"]

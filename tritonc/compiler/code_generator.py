@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import operator
 import os
 from collections.abc import Callable
 from typing import Any
@@ -276,7 +277,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         a, b = _unwrap(lhs), _unwrap(rhs)
         if isinstance(a, (tuple, list)) and method == "__add__":
             return tuple(a) + tuple(b)
-        return constexpr(getattr(a, method)(b)) if method != "__truediv__" else constexpr(a / b)
+        # operator.* falls back to the reflected method (None == 1 is False, not NotImplemented)
+        return constexpr(getattr(operator, method)(a, b))
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
         operand = self.visit(node.operand)
@@ -294,9 +296,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
         op = type(node.ops[0])
         if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
-            if isinstance(lhs, tensor) or isinstance(rhs, tensor):
-                raise self.error(node, f"`{ast.unparse(node)}`: `is` and `in` need constexpr "
-                                 "operands")
+            if op in (ast.In, ast.NotIn) and (isinstance(lhs, tensor) or isinstance(rhs, tensor)):
+                raise self.error(node, f"`{ast.unparse(node)}`: `in` needs constexpr operands")
             a, b = _unwrap(lhs), _unwrap(rhs)
             result = {ast.Is: lambda: a is b, ast.IsNot: lambda: a is not b,
                       ast.In: lambda: a in b, ast.NotIn: lambda: a not in b}[op]()

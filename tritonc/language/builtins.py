@@ -90,11 +90,30 @@ def advance(base, offsets, _semantic=None) -> tensor:
 
 
 class tensor_descriptor:
-    """A global tensor read and written block by block (`desc.load(offsets)`)."""
+    """A global tensor read and written block by block (`desc.load(offsets)`).
 
-    def __init__(self, value: tensor) -> None:
+    `shape` and `strides` are the tensor's (scalar tensors), `block_shape` the block's
+    (ints) and `dtype` the element type.
+    """
+
+    def __init__(self, value: tensor, shape: list, strides: list) -> None:
         self.value = value
         self.block_type = value.type.block_type
+        self.shape = list(shape)
+        self.strides = list(strides)
+        self.block_shape = tuple(self.block_type.shape)  # a list literal in a kernel is a tuple
+        self.dtype = self.block_type.element_ty
+
+    @builtin
+    def gather(self, x_offsets, y_offset, _semantic=None) -> tensor:
+        """The rows `x_offsets` (a 1-D tensor), `block_shape[1]` columns from `y_offset`."""
+        return _semantic.descriptor_gather(self.value, _unwrap(x_offsets), _unwrap(y_offset))
+
+    @builtin
+    def scatter(self, value, x_offsets, y_offset, _semantic=None) -> None:
+        """Write the rows of `value` to rows `x_offsets`, columns from `y_offset` on."""
+        _semantic.descriptor_scatter(self.value, _unwrap(value), _unwrap(x_offsets),
+                                     _unwrap(y_offset))
 
     @builtin
     def load(self, offsets, _semantic=None) -> tensor:
@@ -106,11 +125,15 @@ class tensor_descriptor:
 
 
 @builtin
-def make_tensor_descriptor(base, shape, strides, block_shape, _semantic=None) -> tensor_descriptor:
-    """A descriptor for the tensor at `base`, accessed in blocks of `block_shape`."""
-    return tensor_descriptor(_semantic.make_tensor_descriptor(
-        base, [_unwrap(s) for s in shape], [_unwrap(s) for s in strides],
-        _unwrap_shape(block_shape)))
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero",
+                           _semantic=None) -> tensor_descriptor:
+    """A descriptor for the tensor at `base`, accessed in blocks of `block_shape`;
+    out-of-bounds elements read as 0 (`padding_option="zero"`) or NaN ("nan")."""
+    shape = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int32) for s in shape]
+    strides = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int64) for s in strides]
+    desc = _semantic.make_tensor_descriptor(base, shape, strides, _unwrap_shape(block_shape),
+                                            _unwrap(padding_option))
+    return tensor_descriptor(desc, shape, strides)
 
 
 @builtin
