@@ -66,6 +66,7 @@ from tritonc.language.standard import (
     sort,
     sum,
     swizzle2d,
+    topk,
     xor_sum,
     zeros_like,
 )
