@@ -48,11 +48,18 @@ def zeros(shape, dtype, _semantic=None) -> tensor:
     return _semantic.full(_unwrap_shape(shape), 0, _unwrap(dtype))
 
 
+@tensor_method
 @builtin
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False, _semantic=None) -> tensor:
     """`input` converted to `dtype` (see tensor.to)."""
-    input = _semantic.to_tensor(input)
+    input = _semantic.to_tensor(_unwrap(input))
     return input.to(dtype, fp_downcast_rounding, bitcast, _semantic=_semantic)
+
+
+@builtin
+def to_tensor(x, _semantic=None) -> tensor:
+    """A Python scalar (or constexpr) as a scalar tensor of its own type; tensors pass."""
+    return _semantic.to_tensor(_unwrap(x))
 
 
 # -- memory -------------------------------------------------------------------------------
