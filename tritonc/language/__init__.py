@@ -58,6 +58,7 @@ from tritonc.language.standard import (
     flip,
     full_like,
     interleave,
+    item,
     max,
     min,
     ravel,
@@ -70,6 +71,7 @@ from tritonc.language.standard import (
     xor_sum,
     zeros_like,
 )
+from tritonc.language.tuples import tuple
 
 float8e4 = float8e4nv
 bool_ = int1

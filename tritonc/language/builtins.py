@@ -8,6 +8,7 @@ itself (`sum`, `softmax`, `cdiv`, ...) are in `standard.py`.
 from __future__ import annotations
 
 import builtins as py
+import enum
 
 from tritonc.language import dtypes as T
 from tritonc.language.core import _unwrap, _unwrap_shape, builtin, constexpr, tensor, tensor_method
@@ -186,6 +187,13 @@ def atomic_cas(pointer, cmp, val, sem=None, scope=None, _semantic=None) -> tenso
 def where(condition, x, y, _semantic=None) -> tensor:
     """Elementwise `x if condition else y`, broadcasting all three."""
     return _semantic.where(_unwrap(condition), _unwrap(x), _unwrap(y))
+
+
+class PropagateNan(enum.IntEnum):
+    """Whether tl.minimum / tl.maximum / tl.clamp return NaN when an operand is NaN."""
+
+    NONE = 0
+    ALL = 0xFFFF
 
 
 @builtin
@@ -460,4 +468,4 @@ class range:  # noqa: A001 (the language's own range)
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "annotations", "builtin", "constexpr", "tensor", "tensor_method", "T")]
+    "annotations", "builtin", "constexpr", "enum", "tensor", "tensor_method", "T")]

@@ -35,6 +35,21 @@ def cdiv(x, div):
 
 
 @jit
+def _keep_first(a, b):
+    return a
+
+
+@tensor_method
+@jit
+def item(x):
+    """The value of a one-element tensor, as a scalar."""
+    tl.static_assert(x.numel == 1, "item() needs a tensor of one element")
+    if len(x.shape) == 0:
+        return x
+    return tl.reduce(tl.reshape(x, [1]), 0, _keep_first)
+
+
+@jit
 def zeros_like(input):
     """A tensor of zeros with the shape and type of `input`."""
     return tl.zeros(input.shape, input.dtype)
@@ -349,6 +364,7 @@ def flip(x, dim: tl.constexpr = None):
     return tl.reshape(y, x.shape).to(x.dtype, bitcast=True)
 
 
-__all__ = ["cdiv", "zeros_like", "full_like", "sigmoid", "softmax", "ravel", "sum", "xor_sum",
+__all__ = ["item", "cdiv",
+           "zeros_like", "full_like", "sigmoid", "softmax", "ravel", "sum", "xor_sum",
            "max", "min", "argmax", "argmin", "cumsum", "cumprod", "interleave", "swizzle2d",
            "sort", "topk", "flip", "constexpr_function", "constexpr"]
