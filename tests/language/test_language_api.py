@@ -9,6 +9,7 @@ import torch
 
 import tritonc as triton
 import tritonc.language as tl
+from tritonc.language.extra.libdevice import fast_dividef
 
 
 @triton.jit
@@ -118,3 +119,40 @@ def test_dtype_lists_name_usable_types():
         out = torch.zeros(4, dtype=torch.float64)
         zeros_of[(1,)](out, tl.dtype(name))
         assert out.tolist() == [1.0] * 4, name
+
+
+@triton.jit(interpret=True)
+def fast_divide(x_ptr, y_ptr, out_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(out_ptr + offs, fast_dividef(tl.load(x_ptr + offs), tl.load(y_ptr + offs)))
+
+
+def test_libdevice_fast_dividef():
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal(16).astype(np.float32)
+    y = rng.uniform(0.5, 2.0, 16).astype(np.float32)
+    out = np.full(16, np.nan, np.float32)
+    fast_divide[(1,)](x, y, out)
+    np.testing.assert_allclose(out, x.astype(np.float64) / y, rtol=1e-6)
+
+
+@triton.jit
+def helper_asserts(x, N: tl.constexpr):
+    tl.static_assert(N % 2 == 0, "N must be even")
+    return x
+
+
+@triton.jit
+def asserting(out_ptr, N: tl.constexpr):
+    tl.store(out_ptr, helper_asserts(1, N))
+
+
+def test_static_assert_raises_compile_time_assertion_failure():
+    from tritonc.compiler.errors import CompileTimeAssertionFailure
+
+    with pytest.raises(CompileTimeAssertionFailure, match="N must be even") as err:
+        triton.compile(asserting, {"out_ptr": "*i32"}, {"N": 3}, target="ttir")
+    assert isinstance(err.value, triton.CompilationError)
+    kernel = triton.JITFunction(asserting.fn, interpret=True)
+    with pytest.raises(CompileTimeAssertionFailure):
+        kernel[(1,)](torch.zeros(1, dtype=torch.int32), 5)

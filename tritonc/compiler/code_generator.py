@@ -19,7 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from tritonc.compiler.control_flow import ControlFlowMixin, assigned_names
-from tritonc.compiler.errors import CompilationError, UnsupportedLanguageConstruct
+from tritonc.compiler.errors import (
+    CompilationError,
+    CompileTimeAssertionFailure,
+    UnsupportedLanguageConstruct,
+)
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language.core import constexpr, is_builtin, tensor
@@ -110,6 +114,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         except Exception as e:
             if _DEBUG:
                 raise
+            if isinstance(e, tl_builtins.StaticAssertionError):
+                raise self.error(node, _describe(e), CompileTimeAssertionFailure) from None
             raise self.error(node, _describe(e)) from e
 
     def generic_visit(self, node: ast.AST) -> Any:
@@ -505,7 +511,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         except CompilationError as e:
             if node is None:
                 raise
-            raise self.error(node, f"in call to {fn.__name__}: {e.message}") from e
+            raise self.error(node, f"in call to {fn.__name__}: {e.message}", type(e)) from e
         return callee.ret_value
 
     def call_noinline(self, fn: JITFunction, scope: dict, node: ast.AST | None) -> Any:

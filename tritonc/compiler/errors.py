@@ -46,3 +46,7 @@ def _rebuild(cls, state):
 
 class UnsupportedLanguageConstruct(CompilationError):
     """Python syntax the Triton language does not have (break, try, with, lambda, ...)."""
+
+
+class CompileTimeAssertionFailure(CompilationError):
+    """A `tl.static_assert` failed while the kernel was being compiled."""
