@@ -86,7 +86,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             "max": self._minmax(tl_builtins.maximum, max), "int": int, "float": float,
             "isinstance": self._isinstance, "range": tl_builtins.range, "getattr": getattr,
             "tuple": tuple, "list": list, "zip": zip, "enumerate": enumerate, "abs": abs,
-            "bool": bool, "str": str, "repr": repr, "type": type,
+            "bool": bool, "str": str, "repr": repr, "type": type, "hasattr": hasattr,
         }
 
     # -- errors and locations ------------------------------------------------------------
@@ -394,7 +394,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             elif isinstance(item, slice) and item == slice(None, None, None):
                 pass
             else:
-                raise self.error(node, "tensors can only be indexed with `:` and `None`")
+                raise self.error(node, "unsupported tensor index: tensors can only be indexed "
+                                 "with `:` and `None`")
             axis += 1
         return value
 

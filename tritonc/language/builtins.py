@@ -257,7 +257,13 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
     input = _semantic.to_tensor(input)
     axes = _unwrap_shape(axis)
     rank = len(input.shape) + len(axes)
-    for a in sorted(a % rank for a in axes):
+    for a in axes:
+        if not -rank <= a < rank:
+            raise ValueError(f"invalid axis {a}. Expected {-rank} <= axis < {rank}")
+    normalized = [a % rank for a in axes]
+    if len(set(normalized)) != len(normalized):
+        raise ValueError(f"expand_dims received duplicate axes, normalized axes = {normalized}")
+    for a in sorted(normalized):
         input = _semantic.expand_dims(input, a)
     return input
 

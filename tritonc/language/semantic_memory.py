@@ -111,7 +111,8 @@ class MemoryRules(SemanticCore):
         value = self.to_tensor(value)
         ptr = self._pointer_shape(ptr, value, mask)
         elt = ptr.dtype.element_ty
-        if not elt.is_ptr() and value.dtype.is_ptr():
+        wide_int = elt.is_int() and elt.primitive_bitwidth == 64  # takes a pointer's address
+        if not elt.is_ptr() and value.dtype.is_ptr() and not wide_int:
             raise SemanticError(f"cannot store a pointer ({value.dtype}) through {ptr.dtype}")
         if elt.is_ptr() and not value.dtype.is_ptr():
             raise SemanticError(f"cannot store {value.dtype} through {ptr.dtype}")
@@ -229,7 +230,7 @@ class MemoryRules(SemanticCore):
         val = self.to_tensor(val)
         ptr = self._pointer_shape(ptr, val, mask)
         elt = ptr.dtype.element_ty
-        if elt.is_bool() or elt.is_fp8():
+        if elt.is_bool() or elt.is_fp8() or (elt.is_int() and elt.primitive_bitwidth < 32):
             raise SemanticError(f"atomic_{op} is not supported on {elt}")
         shape = ptr.shape
         val = self.cast(val, elt)

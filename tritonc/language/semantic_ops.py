@@ -18,7 +18,7 @@ class ShapeRules(SemanticCore):
 
     def program_id(self, axis: int) -> tensor:
         if axis not in (0, 1, 2):
-            raise SemanticError(f"program_id axis must be 0, 1 or 2, not {axis}")
+            raise SemanticError(f"program_id axis must be 0, 1, or 2 but got {axis}")
         return tensor(self.builder.create("tt.get_program_id", [], [T.int32], {"axis": axis})[0],
                       T.int32)
 

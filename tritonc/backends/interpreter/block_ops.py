@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tritonc.backends.interpreter.errors import InterpreterError
 from tritonc.backends.interpreter.formats import encode
 from tritonc.backends.interpreter.memory import masked_load, masked_store
 from tritonc.backends.interpreter.registry import OpContext, impl
@@ -149,6 +150,10 @@ def make_tensor_descriptor(ctx: OpContext, base: Array, *rest: Any) -> TensorDes
     assert isinstance(desc_ty, tensor_descriptor_type)
     block = desc_ty.block_type
     n = len(block.shape)
+    itemsize = max(1, block.element_ty.primitive_bitwidth // 8)
+    if block.shape[-1] * itemsize < 16:
+        raise InterpreterError("Descriptor block shape must have at least 16 bytes in the last "
+                               f"dimension, got {block.shape[-1]} x {itemsize} bytes")
     ints = _flat_ints(rest)
     return TensorDescriptor(int(base), tuple(ints[:n]), tuple(ints[n:2 * n]), block.shape,
                             max(1, block.element_ty.primitive_bitwidth // 8),

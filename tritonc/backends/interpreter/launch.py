@@ -124,6 +124,12 @@ def _runtime_fault(error: CompilationError) -> Exception | None:
     return fault
 
 
+def _innermost_cause(error: CompilationError) -> BaseException | None:
+    while isinstance(error.__cause__, CompilationError):
+        error = error.__cause__
+    return error.__cause__
+
+
 def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
     """Run `fn` over `grid` with the numpy builder."""
     builder = NumpyBuilder(Memory())
@@ -140,7 +146,7 @@ def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
     except CompilationError as e:
         fault = _runtime_fault(e)
         if fault is not None:
-            raise fault from None
+            raise fault from _innermost_cause(e)
         raise
     finally:
         for gpu, host in copies:
