@@ -11,6 +11,7 @@ import builtins as py
 
 from tritonc.language import dtypes as T
 from tritonc.language.core import _unwrap, _unwrap_shape, builtin, constexpr, tensor, tensor_method
+from tritonc.language.semantic_core import SemanticError
 
 # -- program identity -----------------------------------------------------------------
 
@@ -219,6 +220,10 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
     input = _semantic.to_tensor(input)
     axes = _unwrap_shape(axis)
     rank = len(input.shape) + len(axes)
+    for a in axes:
+        if not isinstance(a, int) or not -rank <= a < rank:
+            raise SemanticError(f"expand_dims axis {a!r} is out of range for a {len(input.shape)}-D "
+                                f"tensor (valid axes: {-rank} to {rank - 1})")
     for a in sorted(a % rank for a in axes):
         input = _semantic.expand_dims(input, a)
     return input
@@ -228,6 +233,8 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
 @builtin
 def broadcast_to(input, *shape, _semantic=None) -> tensor:
     """`input` broadcast to `shape`."""
+    if not shape:
+        raise SemanticError("broadcast_to needs a shape, e.g. tl.broadcast_to(x, (BLOCK,))")
     shape = _unwrap_shape(shape[0] if len(shape) == 1 else shape)
     return _semantic.broadcast_to(_semantic.to_tensor(input), tuple(shape))
 

@@ -18,6 +18,30 @@ class SemanticError(Exception):
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 UINT64_MAX = 2**64 - 1
+MAX_NUMEL = 2**20  # Triton's cap on the elements of one block
+
+
+def check_numel(shape) -> None:
+    """Reject a block of more than `MAX_NUMEL` elements, as Triton does."""
+    numel = 1
+    for d in shape:
+        numel *= d
+    if numel > MAX_NUMEL:
+        raise SemanticError(f"a block of shape {list(shape)} has {numel} elements, more than "
+                            f"the maximum of {MAX_NUMEL} (2**20) elements per block")
+
+
+def check_int_range(value: int, ty: T.dtype) -> None:
+    """Reject a Python integer that `ty` cannot represent (instead of truncating it)."""
+    if ty.is_bool() or not ty.is_int():
+        return
+    bits = ty.primitive_bitwidth
+    lo, hi = (0, 2**bits - 1) if ty.is_int_unsigned() else (-(2**(bits - 1)), 2**(bits - 1) - 1)
+    if not INT64_MIN <= value <= UINT64_MAX:
+        raise SemanticError(f"integer constant {value} does not fit in 64 bits")
+    if not lo <= value <= hi:
+        raise SemanticError(f"integer constant {value} is out of range for {ty} "
+                            f"([{lo}, {hi}]); cast an operand to a wider type first")
 
 
 class SemanticCore:
@@ -122,11 +146,17 @@ class SemanticCore:
                     f"incompatible shapes {list(a)} and {list(b)}: dimension {i} is {x} and {y}"
                 )
             out.append(max(x, y))
+        check_numel(out)
         return tuple(out)
 
     def broadcast_to(self, x: tensor, shape: tuple[int, ...]) -> tensor:
         """Splat a scalar, or add leading unit axes and broadcast a tensor, to `shape`."""
         shape = tuple(shape)
+        if not shape:
+            if x.type.is_block():
+                raise SemanticError(f"cannot broadcast shape {list(x.shape)} to a scalar")
+            return x
+        check_numel(shape)
         if not x.type.is_block():
             ty = T.block_type(x.type, shape)
             return tensor(self.builder.create("tt.splat", [x.handle], [ty])[0], ty)
@@ -202,6 +232,8 @@ class SemanticCore:
                 if ty.is_floating():
                     raise SemanticError(f"cannot use a floating-point offset with a pointer "
                                         f"({tensor_side.dtype})")
+            if isinstance(scalar, int) and not isinstance(scalar, bool):
+                check_int_range(scalar, ty)
             const = self.full(tensor_side.shape, scalar, ty) if tensor_side.shape else \
                 self.scalar_constant(scalar, ty)
             lhs, rhs = (tensor_side, const) if tensor_side is lhs else (const, tensor_side)
