@@ -51,6 +51,8 @@ def _describe(e: Exception) -> str:
     """The one-line reason for an exception raised while compiling a node."""
     if isinstance(e, (SemanticError, tl_builtins.StaticAssertionError)):
         return str(e)
+    if isinstance(e, RecursionError):
+        return "the expression is nested too deeply to compile; split it into several statements"
     text = str(e)
     return text if text.startswith(type(e).__name__) else f"{type(e).__name__}: {text}"
 
@@ -75,6 +77,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         self.returned = False
         self.ret_value: Any = None
         self.in_tail = False  # the statement being visited ends the function
+        self.return_node: ast.Return | None = None
         self.statically_implemented = {
             "static_assert": tl_builtins.static_assert, "static_print": tl_builtins.static_print,
             "print": self._print, "len": self._len, "min": self._minmax(tl_builtins.minimum, min),
@@ -90,18 +93,23 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return cls(self.fn.src, node, message, filename=self.fn.filename,
                    line_offset=self.fn.def_line - 1, kernel=self.fn.__name__)
 
-    def visit(self, node: ast.AST) -> Any:
-        if node is None:
-            return None
+    def locate(self, node: ast.AST) -> None:
+        """Make `node`'s line and column the location of the ops built next."""
         line = getattr(node, "lineno", None)
-        if line is not None and not self.builder.concrete:
+        if line is None:
+            return
+        if not self.builder.concrete:
             from tritonc.compiler.mlir_builder import ir
 
             with self.builder.context:
                 self.builder.loc = ir.Location.file(self.fn.filename, line + self.fn.def_line - 1,
                                                     node.col_offset + 1)
-        if line is not None:
-            self.current_line = line + self.fn.def_line - 1
+        self.current_line = line + self.fn.def_line - 1
+
+    def visit(self, node: ast.AST) -> Any:
+        if node is None:
+            return None
+        self.locate(node)
         try:
             return super().visit(node)
         except (CompilationError, KernelReturn):
@@ -194,6 +202,9 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         value = self.visit(node.value) if node.value is not None else None
+        if isinstance(value, constexpr) and value.value is None:
+            value = None  # `return None` is a plain `return`
+        self.return_node = node
         if isinstance(value, (bool, int, float)):
             value = self.semantic.to_tensor(value)
         self.ret_value = value
@@ -254,12 +265,29 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
 
     # -- expressions ----------------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> Any:
-        lhs, rhs = self.visit(node.left), self.visit(node.right)
-        method = self._binary_methods.get(type(node.op))
-        if method is None:
-            raise self.error(node, f"unsupported operator {type(node.op).__name__}",
-                             UnsupportedLanguageConstruct)
-        return self.apply_binary(method, lhs, rhs, node)
+        """`a + b + c + ...` nests to the left: walk the chain in a loop, not by recursion,
+        so a long sum compiles however many terms it has."""
+        chain = []
+        while isinstance(node, ast.BinOp):
+            chain.append(node)
+            node = node.left
+        value = self.visit(node)
+        for link in reversed(chain):
+            rhs = self.visit(link.right)
+            self.locate(link)
+            method = self._binary_methods.get(type(link.op))
+            if method is None:
+                raise self.error(link, f"unsupported operator {type(link.op).__name__}",
+                                 UnsupportedLanguageConstruct)
+            try:
+                value = self.apply_binary(method, value, rhs, link)
+            except CompilationError:
+                raise
+            except Exception as e:
+                if _DEBUG:
+                    raise
+                raise self.error(link, _describe(e)) from e
+        return value
 
     def apply_binary(self, method: str, lhs: Any, rhs: Any, node: ast.AST) -> Any:
         if isinstance(lhs, tensor):
