@@ -222,8 +222,8 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
     rank = len(input.shape) + len(axes)
     for a in axes:
         if not isinstance(a, int) or not -rank <= a < rank:
-            raise SemanticError(f"expand_dims axis {a!r} is out of range for a {len(input.shape)}-D "
-                                f"tensor (valid axes: {-rank} to {rank - 1})")
+            raise SemanticError(f"expand_dims axis {a!r} is out of range for a "
+                                f"{len(input.shape)}-D tensor (valid axes: {-rank} to {rank - 1})")
     for a in sorted(a % rank for a in axes):
         input = _semantic.expand_dims(input, a)
     return input
