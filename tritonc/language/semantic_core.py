@@ -44,6 +44,11 @@ def check_int_range(value: int, ty: T.dtype) -> None:
                             f"([{lo}, {hi}]); cast an operand to a wider type first")
 
 
+def _kind(ty: T.dtype) -> int:
+    """bool < integer < float, for the weak typing of Python scalars."""
+    return 0 if ty.is_bool() else 2 if ty.is_floating() else 1
+
+
 class SemanticCore:
     """Scalars, promotion, broadcasting, arithmetic, comparisons and casts."""
 
@@ -101,20 +106,21 @@ class SemanticCore:
                          div_or_mod: bool = False) -> T.dtype:
         """The type both operands of an arithmetic op are converted to.
 
-        A Python scalar is weakly typed: it takes the kind (int or float) of its own
-        value and the width of the tensor operand.
+        A Python scalar is weakly typed: when its kind (bool < int < float) is not above
+        the tensor's, the tensor's type wins (fp32 for `/` and `%` on 16-bit floats).
         1. fp64 wins, then fp32;
-        2. two 16-bit floats of different kinds meet in fp32; a 16-bit float and an
-           integer give the float; `/` and `%` on fp16/bf16 compute in fp32;
+        2. fp16 with anything but another float gives fp16, bf16 only with bf16: bf16
+           with an integer or another 16-bit float computes in fp32, as in Triton;
+           `/` and `%` on fp16/bf16 compute in fp32;
         3. fp8 operands compute in fp32 (or in the other operand's wider float);
         4. two integers follow `integer_promote`.
         """
-        if a_scalar and not b_scalar:
-            if a.is_floating() == b.is_floating():
-                a = b
-        elif b_scalar and not a_scalar:
-            if a.is_floating() == b.is_floating():
-                b = a
+        if a_scalar != b_scalar:
+            scalar, tensor_ty = (a, b) if a_scalar else (b, a)
+            if _kind(scalar) <= _kind(tensor_ty):
+                if div_or_mod and (tensor_ty.is_fp16() or tensor_ty.is_bf16()):
+                    return T.float32
+                return tensor_ty
         if a.is_fp64() or b.is_fp64():
             return T.float64
         if a.is_fp32() or b.is_fp32():
@@ -126,7 +132,7 @@ class SemanticCore:
                 return wide[0] if wide else T.float32
             if len(floats) == 2 and floats[0] != floats[1]:
                 return T.float32
-            if div_or_mod:
+            if div_or_mod or floats[0].is_bf16() and len(floats) == 1:
                 return T.float32
             return floats[0]
         if not (a.is_int() and b.is_int()):
