@@ -88,3 +88,36 @@ def test_weak_scalars_keep_the_tensor_type() -> None:
     assert rule(T.bfloat16, False, T.bfloat16, False) == T.bfloat16
     assert rule(T.float16, False, T.uint32, False) == T.float16
     assert rule(T.bfloat16, False, T.float16, False) == T.float32
+
+
+@triton.jit
+def int_to_bf16(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask).to(tl.bfloat16), mask=mask)
+
+
+def _exact_bf16(v: int) -> float:
+    """`v` rounded once to 8 significant bits, ties to even."""
+    magnitude, shift = abs(v), abs(v).bit_length() - 8
+    if shift > 0:
+        q, r, half = magnitude >> shift, magnitude & ((1 << shift) - 1), 1 << (shift - 1)
+        magnitude = (q + (r > half or (r == half and q & 1))) << shift
+    return float(-magnitude if v < 0 else magnitude)
+
+
+def test_int_to_bf16_rounds_once() -> None:
+    """2**25 + 2**17 + 1 rounds up to 2**25 + 2**18 directly, but through fp32 it first
+    loses the 1 and then ties down to 2**25."""
+    rng = np.random.default_rng(5)
+    values = np.concatenate([[2**25 + 2**17 + 1, -(2**25 + 2**17 + 1), 3, -7],
+                             rng.integers(-(2**31), 2**31, 93)]).astype(np.int32)
+    out = torch.full((values.size,), float("nan"), dtype=torch.bfloat16)
+    int_to_bf16.interpret = True
+    try:
+        int_to_bf16[(1,)](values, out, values.size, BLOCK=128)
+    finally:
+        int_to_bf16.interpret = None
+    want = np.array([_exact_bf16(int(v)) for v in values], np.float32)
+    np.testing.assert_array_equal(out.float().numpy(), want)
+    assert out[0].item() == 2.0**25 + 2.0**18
