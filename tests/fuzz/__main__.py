@@ -3,7 +3,8 @@
 Runs cases `seed .. seed + count - 1` in the interpreter against the numpy reference
 (with --gpu: also compiled on the current CUDA device, against the interpreter and the
 reference), minimises every disagreement and prints it with its kernel source. Exits 1
-when any case disagrees.
+when any case disagrees. `--precompile` only fills the kernel cache with the cases'
+sm_90 cubins (no GPU needed), so that a GPU host can launch them from the cache.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 import time
 
 from tests.fuzz.generator import generate, source
-from tests.fuzz.runner import check, minimise
+from tests.fuzz.runner import check, minimise, precompile
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,9 +24,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--gpu", action="store_true",
                         help="also compile each kernel for the current CUDA device")
+    parser.add_argument("--precompile", action="store_true",
+                        help="only compile each kernel for sm_90 into the kernel cache")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
+    if args.precompile:
+        for seed in range(args.seed, args.seed + args.count):
+            precompile(generate(seed))
+        print(f"{args.count} kernels compiled for sm_90 into the kernel cache")
+        return 0
     device = "cuda" if args.gpu else None
     start, failures = time.perf_counter(), []
     for seed in range(args.seed, args.seed + args.count):

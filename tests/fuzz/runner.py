@@ -151,6 +151,24 @@ def run_case(case: Case, xs: list[np.ndarray], device: str | None = None) -> np.
     return out.numpy()
 
 
+def precompile(case: Case, arch: int = 90) -> None:
+    """Compile `case` for sm_`arch` into the kernel cache, as a GPU launch of it would
+    (the same specialization; CUDA allocations are 16-byte aligned like these)."""
+    from tritonc.runtime.gpu_launch import compiled_binary, specialize
+
+    kernel = load_kernel(case)
+    xs = make_inputs(case)
+    args = [_as_argument(x, ty, None) for x, ty in zip(xs, case.inputs, strict=True)]
+    out = _as_argument(_poisoned(4, result_type(case)), result_type(case), None)
+    if case.kind == "ew1d":
+        bound = kernel.bind((*args, out, case.shape[0]), {"BLOCK": case.block[0]})
+    else:
+        bound = kernel.bind((*args, out, *case.shape), {"BM": case.block[0],
+                                                        "BN": case.block[1]})
+    signature, constexprs, divisible = specialize(kernel, bound)
+    compiled_binary(kernel, signature, constexprs, divisible, 4, 3, arch)
+
+
 # -- checking -----------------------------------------------------------------------------
 def _tolerance(case: Case, want: np.ndarray, ty: str, loose: bool) -> np.ndarray:
     eps = R.EPS[ty] * (4 if loose else 2)
