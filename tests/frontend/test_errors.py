@@ -374,6 +374,21 @@ def return_inside_loop(x_ptr, n):
         return
 
 
+@triton.jit
+def store_without_value(x_ptr):
+    tl.store(x_ptr)  # <- error
+
+
+@triton.jit
+def arange_with_three_arguments(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 16, 2), 1.0)  # <- error
+
+
+@triton.jit
+def module_as_operand(x_ptr):
+    tl.store(x_ptr, tl + 1.0)  # <- error
+
+
 # (kernel, signature, constexprs, expected message fragment, error class)
 CASES = [
     (undefined_name, X, {}, "name 'y' is not defined", CompilationError),
@@ -425,7 +440,7 @@ CASES = [
      CompilationError),
     (calls_plain_python, X, {}, "'_plain_python' is not a @jit function or a Triton builtin",
      CompilationError),
-    (unknown_builtin_keyword, X, {}, "load() got an unexpected keyword argument 'foo'",
+    (unknown_builtin_keyword, X, {}, "tl.load(): got an unexpected keyword argument 'foo'",
      CompilationError),
     (return_in_one_branch, {**X, "n": "i32"}, {}, "inside a runtime `if`, either both branches "
      "return or neither does", CompilationError),
@@ -452,8 +467,8 @@ CASES = [
      CompilationError),
     (range_over_tensor, {**X, "n": "i32"}, {}, "range() end must be a scalar integer, got a "
      "tensor of shape [16]", CompilationError),
-    (range_over_float, {**X, "n": "i32"}, {}, "range() end must be an integer, got float 2.5",
-     CompilationError),
+    (range_over_float, {**X, "n": "i32"}, {}, "range() end must be an integer, got 2.5 of "
+     "type float", CompilationError),
     (broadcast_to_without_shape, X, {}, "broadcast_to needs a shape", CompilationError),
     (full_with_int_dtype, X, {}, "expected a dtype such as tl.float32, got 5", CompilationError),
     (kernel_returns_value, X, {}, "a kernel cannot return a value", CompilationError),
@@ -462,6 +477,12 @@ CASES = [
     (defined_in_one_branch, {**X, "n": "i32"}, {}, "name 'y' is not defined", CompilationError),
     (branches_of_different_types, {**X, "n": "i32"}, {}, "variable 'y' has type fp32 in the "
      "`if` branch but int32 in the `else` branch", CompilationError),
+    (store_without_value, X, {}, "tl.store(): missing a required argument: 'value'",
+     CompilationError),
+    (arange_with_three_arguments, X, {}, "tl.arange(): too many positional arguments",
+     CompilationError),
+    (module_as_operand, X, {}, "cannot apply `tl + 1.0` to the module tritonc.language and "
+     "1.0 of type float", CompilationError),
     (return_inside_loop, {**X, "n": "i32"}, {}, "`return` inside a loop is not supported",
      UnsupportedLanguageConstruct),
 ]

@@ -97,3 +97,14 @@ def test_a_wrong_result_is_caught() -> None:
     flat = want.reshape(-1)
     flat[len(flat) // 2] = flat[len(flat) // 2] + (1 if flat.dtype.kind in "iu" else 0.5)
     assert not compare(case, got, want).ok
+
+
+def test_mutants_never_raise_internal_errors() -> None:
+    """Mutated corpus kernels compile or fail with a message about the user's code."""
+    from tests.fuzz.mutants import campaign
+
+    results = campaign(150, seed=11)
+    internal = [(name, message) for name, outcome, message, _ in results
+                if outcome == "internal"]
+    assert internal == []
+    assert sum(outcome == "error" for _, outcome, _, _ in results) > 50  # mutants do break

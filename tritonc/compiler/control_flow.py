@@ -23,6 +23,7 @@ from tritonc.compiler.errors import UnsupportedLanguageConstruct
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language.core import constexpr, tensor
+from tritonc.language.semantic_core import describe_value
 
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
@@ -197,7 +198,7 @@ class ControlFlowMixin:
                                      f"{value.dtype}")
             elif isinstance(value, bool) or not isinstance(value, int):
                 raise self.error(node, f"range() {what} must be an integer, got "
-                                 f"{type(value).__name__} {value!r}")
+                                 f"{describe_value(value)}")
 
     def _python_loop(self, node: ast.For, values, wrap) -> None:
         if not isinstance(node.target, ast.Name):

@@ -21,6 +21,19 @@ UINT64_MAX = 2**64 - 1
 MAX_NUMEL = 2**20  # Triton's cap on the elements of one block
 
 
+def describe_value(x) -> str:
+    """A short description of a Python value for an error message."""
+    if x is None:
+        return "None"
+    if isinstance(x, type(T)):
+        return f"the module {x.__name__}"
+    if callable(x):
+        return f"the function {getattr(x, '__name__', '?')}"
+    text = repr(x)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{text} of type {type(x).__name__}"
+
+
 def check_numel(shape) -> None:
     """Reject a block of more than `MAX_NUMEL` elements, as Triton does."""
     numel = 1
@@ -80,7 +93,9 @@ class SemanticCore:
         if isinstance(x, float):
             return self.scalar_constant(x, T.float32)
         if check_type:
-            raise SemanticError(f"cannot convert {x!r} of type {type(x).__name__} to a tensor")
+            if x is None:
+                raise SemanticError("None is not a value here: a tensor or a number is needed")
+            raise SemanticError(f"cannot convert {describe_value(x)} to a tensor")
         return x
 
     # -- promotion ---------------------------------------------------------------
@@ -213,7 +228,7 @@ class SemanticCore:
             if INT32_MIN <= x <= INT32_MAX:
                 return T.int32
             return T.int64 if INT64_MIN <= x <= INT64_MAX else T.uint64
-        raise SemanticError(f"cannot use {x!r} of type {type(x).__name__} as an operand")
+        raise SemanticError(f"cannot use {describe_value(x)} as an operand")
 
     def binary_operands(self, lhs, rhs, allow_ptr: bool = False, arithmetic: bool = True,
                         div_or_mod: bool = False) -> tuple[tensor, tensor]:

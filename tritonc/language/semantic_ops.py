@@ -11,6 +11,7 @@ from tritonc.language.semantic_core import (
     SemanticError,
     check_int_range,
     check_numel,
+    describe_value,
 )
 
 
@@ -36,7 +37,8 @@ class ShapeRules(SemanticCore):
     def check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
         for d in shape:
             if not isinstance(d, int):
-                raise SemanticError(f"shape entries must be constexpr integers, got {d!r}")
+                raise SemanticError(f"shape entries must be constexpr integers, got "
+                                    f"{describe_value(d)}")
             if not is_power_of_two(d):
                 raise SemanticError(f"shape {list(shape)}: every dimension must be a power of 2")
         check_numel(shape)
