@@ -82,5 +82,16 @@ def install() -> None:
         sys.path.insert(0, shim)
 
 
+def uninstall() -> None:
+    """Remove the alias from this process (modules that imported it keep their references)."""
+    if not is_installed():
+        return
+    for name in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
+        del sys.modules[name]
+    os.environ.pop(ENV_VAR, None)
+    while shim_path() in sys.path:
+        sys.path.remove(shim_path())
+
+
 __all__ = ["ENV_VAR", "SUPPORTED_TORCH", "UnsupportedTorch", "check_torch", "install",
-           "is_installed", "shim_path"]
+           "is_installed", "shim_path", "uninstall"]
