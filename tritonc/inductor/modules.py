@@ -167,9 +167,11 @@ def _compiler_modules() -> dict[str, types.ModuleType]:
 
 def _testing_module() -> types.ModuleType:
     import tritonc.testing as testing
+    from tritonc.inductor import device_limits
 
-    return _module("triton.testing", {k: v for k, v in vars(testing).items()
-                                      if not k.startswith("__")})
+    return _module("triton.testing", {
+        **{k: v for k, v in vars(testing).items() if not k.startswith("__")},
+        **{k: v for k, v in vars(device_limits).items() if k.startswith("get_")}})
 
 
 def build() -> dict[str, types.ModuleType]:
