@@ -68,3 +68,44 @@ def test_install_refuses_beside_a_real_triton(tmp_path):
     proc = _python("import triton, tritonc.inductor\ntritonc.inductor.install()",
                    {"PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])})
     assert proc.returncode != 0 and "a real triton is already imported" in proc.stderr
+
+
+WORKER_SCRIPT = '''
+import time
+import torch
+import torch._inductor.config as config
+import triton
+from torch._inductor.async_compile import AsyncCompile
+
+config.cpu_backend = "triton"
+config.compile_threads = 2
+config.force_disable_caches = True
+config.worker_start_method = "subprocess"
+compiles = []
+compile_fn = triton.compile
+triton.compile = lambda *a, **k: compiles.append(1) or compile_fn(*a, **k)
+start = time.time()
+while not AsyncCompile.use_process_pool() and time.time() - start < 240:
+    time.sleep(0.2)
+assert AsyncCompile.use_process_pool(), "the compile workers did not start"
+
+
+def f(x, y):
+    return torch.softmax(x * y, -1) + torch.relu(y).sum(0)
+
+
+x, y = torch.randn(37, 129), torch.randn(37, 129)
+torch.testing.assert_close(torch.compile(f)(x, y), f(x, y))
+print("compiles in the parent:", len(compiles))
+'''
+
+
+def test_compile_workers_get_the_alias(tmp_path):
+    """Inductor's compile workers import `triton` through the shim: every kernel is
+    compiled there (none in the parent) and the results run correctly in the parent."""
+    script = tmp_path / "workers.py"
+    script.write_text(WORKER_SCRIPT)
+    proc = _python("", {"PYTHONPATH": str(ROOT), "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "c")},
+                   "-m", "tritonc.inductor", str(script))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "compiles in the parent: 0" in proc.stdout

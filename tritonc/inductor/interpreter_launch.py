@@ -43,6 +43,17 @@ def _bind(src: Any, args: tuple, builder: Any, copies: list) -> dict[str, Any]:
     return scope
 
 
+def _live_function(fn: Any) -> Any:
+    """`fn` with its Python function and globals: a kernel that came back pickled from a
+    compile worker has neither, and is reloaded from the file that defines it."""
+    if fn.fn is not None and fn.__globals__ is not None:
+        return fn
+    import runpy
+
+    defined = runpy.run_path(fn.filename)[fn.__name__]
+    return getattr(defined, "fn", defined)
+
+
 def interpreter_runner(src: Any) -> Any:
     """The `run` function interpreting `src.fn` (see the module doc)."""
     from tritonc.backends.interpreter.launch import _runtime_fault
@@ -54,11 +65,14 @@ def interpreter_runner(src: Any) -> Any:
 
     fn = src.fn
     tree = fn.parse()
+    live: list = []
 
     def run(gx: int, gy: int, gz: int, stream: int, function: Any, metadata: Any,
             launch_metadata: Any, enter_hook: Any, exit_hook: Any, *args: Any) -> None:
         if enter_hook is not None:
             enter_hook(launch_metadata)
+        if not live:
+            live.append(_live_function(fn))
         builder = NumpyBuilder(Memory())
         copies: list = []
         scope = _bind(src, args, builder, copies)
@@ -68,7 +82,7 @@ def interpreter_runner(src: Any) -> Any:
                 for y in range(gy):
                     for x in range(gx):
                         builder.set_grid((x, y, z), (gx, gy, gz))
-                        CodeGenerator(fn, semantic, dict(scope)).visit(tree)
+                        CodeGenerator(live[0], semantic, dict(scope)).visit(tree)
         except CompilationError as e:
             fault = _runtime_fault(e)
             if fault is not None:
