@@ -12,6 +12,7 @@ import pytest
 
 import tritonc as triton
 import tritonc.language as tl
+from tritonc.inductor import libdevice_extra as extra
 from tritonc.language import core
 
 
@@ -121,3 +122,23 @@ def test_surface_compiles_to_ptx(arch):
         a = compile_kernel(iabs_kernel, {"x_ptr": f"*{ty}", "out_ptr": f"*{ty}", "n": "i32"},
                            {"BLOCK": 64}, target=f"cuda:{arch}")
         assert a.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def special_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask)
+    y = extra.cyl_bessel_i0(x) + extra.cyl_bessel_i1(x) + extra.erfcx(x) + extra.j0(x)
+    y += extra.j1(x) + extra.y0(x) + extra.y1(x) + extra.fma(x, x, x) + extra.mul_rn(x, x)
+    y += extra.ldexp(x, extra.ilogb(x)) + extra.fast_tanhf(x)
+    tl.store(out_ptr + offs, y, mask)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_extra_libdevice_functions_link(arch):
+    from tritonc.compiler.compiler import compile as compile_kernel
+
+    k = compile_kernel(special_kernel, {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+                       {"BLOCK": 128}, target=f"cuda:{arch}")
+    assert ".extern" not in k.asm["ptx"] and "tanh.approx.f32" in k.asm["ptx"]

@@ -88,8 +88,11 @@ def _language_modules() -> dict[str, types.ModuleType]:
         **{k: public[k] for k in ("abs", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
                                    "floor", "ceil", "fma", "umulhi", "cdiv", "sigmoid",
                                    "softmax", "max", "min")}})
-    libdevice_mod = _module("triton.language.extra.libdevice",
-                            {k: v for k, v in vars(libdevice).items() if not k.startswith("__")})
+    from tritonc.inductor import libdevice_extra
+
+    libdevice_mod = _module("triton.language.extra.libdevice", {
+        **{k: v for k, v in vars(libdevice).items() if not k.startswith("__")},
+        **{k: getattr(libdevice_extra, k) for k in libdevice_extra.NAMES}})
     cuda_mod = _module("triton.language.extra.cuda", {"libdevice": libdevice_mod},
                        package=True)
     extra_mod = _module("triton.language.extra", {"libdevice": libdevice_mod, "cuda": cuda_mod},
