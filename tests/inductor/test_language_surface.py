@@ -13,6 +13,7 @@ import pytest
 import tritonc as triton
 import tritonc.language as tl
 from tritonc.inductor import libdevice_extra as extra
+from tritonc.inductor.modules import PropagateNan
 from tritonc.language import core
 
 
@@ -142,3 +143,25 @@ def test_extra_libdevice_functions_link(arch):
     k = compile_kernel(special_kernel, {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
                        {"BLOCK": 128}, target=f"cuda:{arch}")
     assert ".extern" not in k.asm["ptx"] and "tanh.approx.f32" in k.asm["ptx"]
+
+
+@triton.jit
+def nan_max_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask)
+    b = tl.load(b_ptr + offs, mask)
+    tl.store(out_ptr + offs, tl.maximum(a, b, PropagateNan.ALL), mask)
+    tl.store(out_ptr + n + offs, tl.minimum(a, b, PropagateNan.NONE), mask)
+
+
+def test_propagate_nan_values():
+    rng = np.random.default_rng(3)
+    n = 50
+    a = rng.standard_normal(n).astype(np.float32)
+    b = rng.standard_normal(n).astype(np.float32)
+    a[::7] = np.nan
+    out = np.zeros(2 * n, np.float32)
+    _interpret(nan_max_kernel, (1,), a, b, out, n, BLOCK=64)
+    np.testing.assert_array_equal(out[:n], np.maximum(a, b))
+    np.testing.assert_array_equal(out[n:], np.fmin(a, b))

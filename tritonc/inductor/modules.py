@@ -41,6 +41,9 @@ class PropagateNan(enum.Enum):
     NONE = 0
     ALL = 0xFFFF
 
+    def __bool__(self) -> bool:
+        return self is PropagateNan.ALL
+
 
 @functools.cache
 def _driver_config() -> backends.DriverConfig:
