@@ -2,7 +2,8 @@
 
 One child process (`gpu_worker.py --triton tritonc`) compiles and runs every workload,
 so the alias is the only `triton` it ever imports; each test reads its row: outputs and
-gradients matched eager, and no real Triton module was loaded.
+gradients matched eager, and no real Triton module was loaded. `INDUCTOR_MODELS=a,b`
+limits the run to those workloads.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ try:
     import inductor_models as models
 
     NAMES = [w.name for w in models.WORKLOADS]
+    if os.environ.get("INDUCTOR_MODELS"):
+        NAMES = [n for n in NAMES if n in os.environ["INDUCTOR_MODELS"].split(",")]
 except ImportError:  # no torch: the gpu tests are skipped anyway
     NAMES = []
 
@@ -34,8 +37,8 @@ def report(tmp_path_factory):
         "TORCHINDUCTOR_CACHE_DIR": str(out.parent / "inductor"),
         "TRITONC_CACHE_DIR": str(out.parent / "tritonc")}
     proc = subprocess.run([sys.executable, str(HERE / "gpu_worker.py"), "--triton", "tritonc",
-                           "--out", str(out)], env=env, capture_output=True, text=True,
-                          timeout=3000)
+                           "--out", str(out), *NAMES], env=env, capture_output=True,
+                          text=True, timeout=3000)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-8000:]
     data = json.loads(out.read_text())
     return data, {row["name"]: row for row in data["results"]}
