@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKER = ROOT / "tests" / "inductor" / "gpu_worker.py"
 
 
-def run_side(triton: str, names: list[str], out_dir: Path) -> dict:
+def run_side(triton: str, names: list[str], out_dir: Path) -> dict | None:
     out = out_dir / f"{triton}.json"
     with tempfile.TemporaryDirectory(prefix=f"torch-compile-{triton}-") as tmp:
         env = {**os.environ,
@@ -35,8 +35,12 @@ def run_side(triton: str, names: list[str], out_dir: Path) -> dict:
                "TORCHINDUCTOR_CACHE_DIR": f"{tmp}/inductor", "TRITONC_CACHE_DIR": f"{tmp}/tc",
                "TRITON_CACHE_DIR": f"{tmp}/triton"}
         print(f"== {triton}", flush=True)
-        subprocess.run([sys.executable, str(WORKER), "--triton", triton, "--out", str(out),
-                        *names], env=env, check=True)
+        out.unlink(missing_ok=True)
+        proc = subprocess.run([sys.executable, str(WORKER), "--triton", triton, "--out",
+                               str(out), *names], env=env, check=False)
+    if not out.exists():
+        print(f"the {triton} run failed (exit code {proc.returncode}); no results", flush=True)
+        return None
     return json.loads(out.read_text())
 
 
