@@ -45,7 +45,7 @@ def run_side(triton: str, names: list[str], out_dir: Path) -> dict | None:
 
 
 def _fmt(value: float | None, spec: str) -> str:
-    return "-" if value is None else format(value, spec)
+    return "-".rjust(int(spec.split(".")[0])) if value is None else format(value, spec)
 
 
 def report(ours: dict | None, theirs: dict | None) -> str:
@@ -62,10 +62,11 @@ def report(ours: dict | None, theirs: dict | None) -> str:
         if tc.get("ok") and tr.get("ok"):
             ratio = tr["ms"] / tc["ms"]
             ratios.append(ratio)
-        lines.append(f"{name:32} {'yes' if tc.get('ok') else 'NO':>5} "
+        match = "-" if not tc else ("yes" if tc.get("ok") else "NO")
+        lines.append(f"{name:32} {match:>5} "
                      f"{_fmt(tc.get('first_call_s'), '12.1f')} "
                      f"{_fmt(tr.get('first_call_s'), '12.1f')} {_fmt(tc.get('ms'), '9.3f')} "
-                     f"{_fmt(tr.get('ms'), '9.3f')} {_fmt(ratio, '5.2f')}x")
+                     f"{_fmt(tr.get('ms'), '9.3f')} {_fmt(ratio, '5.2f')}{'x' if ratio else ' '}")
         if tc and not tc.get("ok"):
             lines.append(f"    tritonc: {tc.get('error', '')[:300]}")
     if ratios:
