@@ -361,6 +361,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                              "(a < b) & (b < c)", UnsupportedLanguageConstruct)
         lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
         op = type(node.ops[0])
+        if op in (ast.Is, ast.IsNot) and _unwrap(rhs) is None and isinstance(lhs, tensor):
+            return constexpr(op is ast.IsNot)  # a tensor is never None, known while compiling
         if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
             if op in (ast.In, ast.NotIn) and (isinstance(lhs, tensor) or isinstance(rhs, tensor)):
                 raise self.error(node, f"`{ast.unparse(node)}`: `in` needs constexpr operands")

@@ -347,7 +347,9 @@ class SemanticCore:
         if op in ("eq", "ne"):
             pred = op
         else:
-            pred = ("s" if lhs.dtype.is_int_signed() else "u") + op
+            # int1 orders false < true, as Triton (which counts it unsigned) does
+            signed = lhs.dtype.is_int_signed() and not lhs.dtype.is_bool()
+            pred = ("s" if signed else "u") + op
         return self.binary("arith.cmpi", lhs, rhs, ty, {"predicate": pred})
 
     def where(self, cond, x, y) -> tensor:
