@@ -52,6 +52,7 @@ LOOKUP = textwrap.dedent("""
     import aot_example
     from tritonc.aot.registry import find_precompiled, PrecompiledKernelMissing
     from tritonc.runtime.gpu_launch import specialize
+    from tritonc.backends.cuda.options import CUDAOptions
 
     class FakeTensor:
         def __init__(self, dtype, ptr):
@@ -62,7 +63,7 @@ LOOKUP = textwrap.dedent("""
     def lookup(kernel, arch, *args, **kw):
         bound = kernel.bind(args, kw)
         sig, consts, div = specialize(kernel, bound)
-        entry = find_precompiled(kernel, sig, consts, div, 4, 3, arch)
+        entry = find_precompiled(kernel, sig, consts, div, CUDAOptions(), arch)
         return entry and json.loads(entry["metadata.json"])
 
     x = FakeTensor("float32", 4096)
@@ -79,7 +80,7 @@ LOOKUP = textwrap.dedent("""
     try:
         bound = aot_example.add_kernel.bind((x, x, x, 4097), {"BLOCK_SIZE": 64})
         find_precompiled(aot_example.add_kernel, *specialize(aot_example.add_kernel, bound),
-                         4, 3, 90, required=True)
+                         CUDAOptions(), 90, required=True)
     except PrecompiledKernelMissing as e:
         out["required"] = str(e)
     out["mlir"] = sorted(m for m in sys.modules if "mlir" in m or m == "llvmlite"

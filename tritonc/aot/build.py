@@ -90,6 +90,7 @@ def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | N
     indexes) under `out_dir` (default: next to the sources)."""
     from tritonc.aot.variants import entry_metadata
     from tritonc.compiler.compiler import compile as compile_kernel
+    from tritonc.compiler.compiler import make_options
     from tritonc.runtime.gpu_launch import dependencies_key
 
     if not isinstance(config, dict):
@@ -119,10 +120,11 @@ def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | N
                 spec = parse_signature(kernel, text, dict(constexprs))
                 require_constexprs(kernel, spec)
                 for num_warps in warps:
+                    options = make_options(num_warps=int(num_warps), num_stages=stages)
                     for arch in archs:
                         compiled = compile_kernel(kernel, spec.signature, spec.constexprs,
                                                   f"cuda:{arch}", spec.divisible,
-                                                  int(num_warps), stages)
+                                                  options=options)
                         cubin = compiled.asm["cubin"]
                         digest = hashlib.sha256(cubin).hexdigest()[:16]
                         file_name = f"{kernel.__name__}.{digest}.sm_{arch}.cubin"
@@ -135,7 +137,8 @@ def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | N
                             "source_key": source_key, "signature": spec.signature,
                             "constexprs": constexpr_key(spec.constexprs),
                             "divisible": sorted(spec.divisible), "num_warps": int(num_warps),
-                            "num_stages": stages, "arch": arch, "cubin": file_name,
+                            "num_stages": stages, "options": options.as_dict(),
+                            "arch": arch, "cubin": file_name,
                             "spec": text, "metadata": entry_metadata(compiled.metadata)})
     for directory, entries in indexes.items():
         index = directory / INDEX_FILE
