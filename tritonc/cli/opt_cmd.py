@@ -48,7 +48,7 @@ def opt_command(input_file: str | None, pass_text: str, output: str | None,
     context = mlir_loader.new_context()
     try:
         module = ir.Module.parse(path.read_text(), context=context)
-    except ValueError as e:  # MLIR's parse diagnostics
+    except (ValueError, ir.MLIRError) as e:  # MLIR's parse diagnostics
         fail(f"{path} does not parse: {' '.join(str(e).split())}")
     try:
         for item in pipeline:

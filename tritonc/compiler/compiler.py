@@ -111,7 +111,10 @@ def compile_file(path: str | os.PathLike, target: str, options: Any) -> Compiled
     if stage in _MLIR_STAGES:
         ir = mlir_loader.load()
         context = mlir_loader.new_context()
-        source = ir.Module.parse(text, context=context)
+        try:
+            source = ir.Module.parse(text, context=context)
+        except ir.MLIRError as e:
+            raise ValueError(f"{path.name} does not parse: {' '.join(str(e).split())}") from None
         if stage == "ttgir":
             from tritonc.passes.ttgir.convert_to_ttgir import module_options
 

@@ -1,0 +1,39 @@
+// RUN: tritonc opt %s --passes canonicalize,cse,loop-invariant-code-motion,symbol-dce | filecheck %s
+// The TTIR stage's cleanup (backends/cuda/stages.py: TTIR_PASSES). Upstream passes fold,
+// merge and hoist the arith ops: x + 0 folds away, the two products become one, the
+// loop-invariant product leaves the loop, the unused private function goes. The tt ops
+// are IRDL ops without traits, so both `tt.splat`s survive and none is hoisted.
+
+// CHECK-NOT: func.func private @unused
+// CHECK-LABEL: func.func public @k
+// CHECK-COUNT-1: arith.muli %arg1, %arg1 : i32
+// CHECK-NOT: arith.muli
+// CHECK: scf.for
+// CHECK-NOT: arith.muli
+// CHECK: "tt.splat"
+// CHECK: "tt.splat"
+// CHECK-NOT: arith.addi {{.*}}, %c0_i32
+module {
+  func.func private @unused(%a: i32) -> i32 {
+    return %a : i32
+  }
+  func.func public @k(%p: !tt.ptr<i32, 1 : i32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c0b = arith.constant 0 : i32
+    %m1 = arith.muli %n, %n : i32
+    %m2 = arith.muli %n, %n : i32
+    %s = arith.addi %m1, %c0b : i32
+    %r = scf.for %i = %c0 to %s step %c1 iter_args(%acc = %m2) -> (i32) : i32 {
+      %inv = arith.muli %n, %n : i32
+      %t = arith.addi %acc, %inv : i32
+      scf.yield %t : i32
+    }
+    %v1 = "tt.splat"(%r) : (i32) -> tensor<16xi32>
+    %v2 = "tt.splat"(%r) : (i32) -> tensor<16xi32>
+    %sum = arith.addi %v1, %v2 : tensor<16xi32>
+    %ps = "tt.splat"(%p) : (!tt.ptr<i32, 1 : i32>) -> tensor<16x!tt.ptr<i32, 1 : i32>>
+    "tt.store"(%ps, %sum) {boundary_check = array<i32>, cache = "", evict = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tt.ptr<i32, 1 : i32>>, tensor<16xi32>) -> ()
+    return
+  }
+}
