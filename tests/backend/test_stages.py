@@ -79,7 +79,7 @@ def test_options_are_frozen_and_hash_every_field():
     with pytest.raises(AttributeError):
         default.num_warps = 8  # type: ignore[misc]
     variants = [CUDAOptions(num_warps=8), CUDAOptions(num_stages=2), CUDAOptions(maxnreg=128),
-                CUDAOptions(enable_fp_fusion=False), CUDAOptions(debug=True)]
+                CUDAOptions(enable_fp_fusion=False), CUDAOptions(num_warps=8, num_stages=2)]
     hashes = {default.hash()} | {v.hash() for v in variants}
     assert len(hashes) == 1 + len(variants)
     assert CUDAOptions(num_warps=8).hash() == CUDAOptions.parse({"num_warps": 8}).hash()

@@ -8,7 +8,7 @@ ttir -> ttgir -> llir -> ptx -> cubin; each takes the previous stage's output, t
 metadata dict and the options, and `CompiledKernel.asm[ext]` keeps every output.
 
 Options are one frozen value (`CUDAOptions`): pass `options=` or the keywords
-`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`, `debug`. A TTGIR file carries
+`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`. A TTGIR file carries
 num-warps, num-stages and the target as module attributes, and those rule its later
 stages. With `target="ttir"` a function stops at the code generator's TTIR, before any
 pass.
@@ -71,10 +71,10 @@ def compile(src: JITFunction | str | os.PathLike,
             target: str = "ttir", divisible_by_16: frozenset[str] | set[str] = frozenset(),
             num_warps: int | None = None, num_stages: int | None = None,
             maxnreg: int | None = None, *, options: Any = None,
-            enable_fp_fusion: bool | None = None, debug: bool | None = None) -> CompiledKernel:
+            enable_fp_fusion: bool | None = None) -> CompiledKernel:
     """Compile `src` (see the module docstring); stop after TTIR when `target` is "ttir"."""
     opts = make_options(options, num_warps=num_warps, num_stages=num_stages, maxnreg=maxnreg,
-                        enable_fp_fusion=enable_fp_fusion, debug=debug)
+                        enable_fp_fusion=enable_fp_fusion)
     if isinstance(src, (str, os.PathLike)):
         return compile_file(src, target, opts)
     spec = Specialization(dict(signature or {}), dict(constexprs or {}),

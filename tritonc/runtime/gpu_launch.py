@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tritonc.backends.base import Target, get_backend
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.language.core import constexpr
 from tritonc.runtime import specialization
@@ -152,7 +153,7 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
     key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, options.hash(),
-                   f"cuda:{arch}")
+                   get_backend(Target("cuda", arch)).hash())
     from tritonc.aot.registry import aot_required, find_precompiled
 
     cache = Cache()

@@ -9,7 +9,6 @@ a bad value (`num_warps=3`) fails where it was given, with its name and the allo
     num_ctas          programs per cluster; only 1 is supported (1)
     maxnreg           a cap on registers per thread passed to ptxas, or None
     enable_fp_fusion  contract a*b+c into fused multiply-adds, as Triton does (True)
-    debug             keep device assertions (False)
     threads_per_warp  32 on every NVIDIA GPU
 """
 
@@ -36,7 +35,6 @@ class CUDAOptions:
     num_ctas: int = 1
     maxnreg: int | None = None
     enable_fp_fusion: bool = True
-    debug: bool = False
     threads_per_warp: int = THREADS_PER_WARP
 
     def __post_init__(self) -> None:
@@ -52,9 +50,9 @@ class CUDAOptions:
                                          or not 24 <= self.maxnreg <= 255):
             raise ValueError(f"maxnreg must be an integer from 24 to 255 or None, got "
                              f"{self.maxnreg!r}")
-        for name in ("enable_fp_fusion", "debug"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if not isinstance(self.enable_fp_fusion, bool):
+            raise ValueError(f"enable_fp_fusion must be True or False, got "
+                             f"{self.enable_fp_fusion!r}")
         if self.threads_per_warp != THREADS_PER_WARP:
             raise ValueError(f"threads_per_warp must be {THREADS_PER_WARP}, got "
                              f"{self.threads_per_warp!r}")

@@ -2,7 +2,7 @@
 
 Each stage is a function `(source, metadata, options) -> output` (see `backends/base.py`);
 the TTIR and TTGIR stages are flat lists of pass names (`tritonc.passes`), upstream MLIR
-passes and tritonc's side by side, which `pipeline_text` prints.
+passes and tritonc's side by side (the names `tritonc opt --passes` takes).
 
     ttir   TTIR_PASSES: canonicalize, cse, loop-invariant code motion, symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
@@ -42,10 +42,6 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "mma-layouts",
         "propagate-mma",
     )
-
-
-def pipeline_text(passes: tuple[str, ...]) -> str:
-    return ",".join(passes)
 
 
 def make_ttir(module, metadata: dict, options: CUDAOptions):
