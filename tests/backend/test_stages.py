@@ -208,3 +208,29 @@ def test_fp_fusion_off_keeps_separate_rounding(tmp_path):
               tmp_path)
     filecheck(k.asm["ptx"], "CHECK-NOT: fma.rn.f32\nCHECK: mul.rn.f32\nCHECK: add.rn.f32\n",
               tmp_path)
+
+
+def test_an_overridden_stage_feeds_the_later_ones(tmp_path):
+    k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90")
+    assert "add.f32" in k.asm["ptx"] and "mul.f32" not in k.asm["ptx"]
+    edited = k.asm["ttgir"].replace("arith.addf", "arith.mulf")
+    assert edited != k.asm["ttgir"]
+    o = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        override={"ttgir": edited})
+    assert o.asm["ttgir"] == edited
+    assert "mul.f32" in o.asm["ptx"] and "add.f32" not in o.asm["ptx"]
+    with pytest.raises(ValueError, match="cannot override 'ttgr'"):
+        tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        override={"ttgr": edited})
+
+
+def test_cli_options_reach_the_compiler(tmp_path):
+    spec = str(ROOT / "examples/vector_add.py") + ":add_kernel"
+    args = ["compile", spec, "-s", "*fp32,*fp32,*fp32,i32", "-c", "BLOCK_SIZE=1024",
+            "--emit", "llir", "-o", str(tmp_path)]
+    assert CliRunner().invoke(main, [*args, "--no-fp-fusion"]).exit_code == 0
+    assert "contract" not in (tmp_path / "add_kernel.sm_90.llir").read_text()
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert "fadd contract" in (tmp_path / "add_kernel.sm_90.llir").read_text()
+    bad = CliRunner().invoke(main, [*args, "--maxnreg", "8"])
+    assert bad.exit_code == 2 and "--maxnreg must be" in bad.output

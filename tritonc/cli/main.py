@@ -51,21 +51,26 @@ def main() -> None:
 @click.option("--constexpr", "-c", "constexpr_text", default="", help="NAME=VALUE,...")
 @click.option("--num-warps", default=4, show_default=True, type=int)
 @click.option("--num-stages", default=3, show_default=True, type=int)
+@click.option("--maxnreg", default=None, type=int, help="register cap per thread (ptxas)")
+@click.option("--fp-fusion/--no-fp-fusion", default=True, show_default=True,
+              help="contract a*b+c into fused multiply-adds")
 @click.option("--target", default="cuda:90", show_default=True, help="cuda:<sm> or ttir")
 @click.option("--emit", default="ttir,ptx,cubin", show_default=True,
               help=f"stages to write: {','.join(STAGES)}")
 @click.option("-o", "--output", "out_dir", default=".", show_default=True,
               type=click.Path(file_okay=False))
 def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_warps: int,
-                    num_stages: int, target: str, emit: str, out_dir: str) -> None:
+                    num_stages: int, maxnreg: int | None, fp_fusion: bool, target: str,
+                    emit: str, out_dir: str) -> None:
     """Compile KERNEL of FILE.py (or a stage file) and write the requested stages to the
     output folder."""
     from tritonc.compiler.compiler import parse_target
     from tritonc.compiler.errors import CompilationError
 
+    option_values = dict(num_warps=num_warps, num_stages=num_stages, maxnreg=maxnreg,
+                         enable_fp_fusion=fp_fusion)
     if Path(kernel_spec).suffix.lstrip(".") in STAGES:
-        _compile_stage_file(kernel_spec, target, emit, out_dir,
-                            parse_or_fail(num_warps=num_warps, num_stages=num_stages))
+        _compile_stage_file(kernel_spec, target, emit, out_dir, parse_or_fail(**option_values))
         return
     try:
         kernel = load_kernel(kernel_spec)
@@ -80,7 +85,7 @@ def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_w
             _, arch = parse_target(target)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        options = parse_options(num_warps=num_warps, num_stages=num_stages)
+        options = parse_options(**option_values)
         require_constexprs(kernel, spec)
     except UsageError as e:
         fail(str(e))

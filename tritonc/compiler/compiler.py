@@ -71,12 +71,15 @@ def compile(src: JITFunction | str | os.PathLike,
             target: str = "ttir", divisible_by_16: frozenset[str] | set[str] = frozenset(),
             num_warps: int | None = None, num_stages: int | None = None,
             maxnreg: int | None = None, *, options: Any = None,
-            enable_fp_fusion: bool | None = None) -> CompiledKernel:
-    """Compile `src` (see the module docstring); stop after TTIR when `target` is "ttir"."""
+            enable_fp_fusion: bool | None = None,
+            override: Mapping[str, str | bytes] | None = None) -> CompiledKernel:
+    """Compile `src` (see the module docstring); stop after TTIR when `target` is "ttir".
+    `override` maps stage names to outputs used instead of running those stages (an
+    edited .ttgir, say); the later stages compile from them."""
     opts = make_options(options, num_warps=num_warps, num_stages=num_stages, maxnreg=maxnreg,
                         enable_fp_fusion=enable_fp_fusion)
     if isinstance(src, (str, os.PathLike)):
-        return compile_file(src, target, opts)
+        return compile_file(src, target, opts, override)
     spec = Specialization(dict(signature or {}), dict(constexprs or {}),
                           frozenset(divisible_by_16))
     backend_name, _ = parse_target(target)
@@ -87,7 +90,7 @@ def compile(src: JITFunction | str | os.PathLike,
                            **opts.as_dict())
     if backend_name == "ttir":
         return kernel
-    _run_stages(module, None, kernel, parse_target_value(target), opts)
+    _run_stages(module, None, kernel, parse_target_value(target), opts, override)
     return kernel
 
 
@@ -96,7 +99,8 @@ def parse_target_value(target: str) -> Target:
     return Target(backend, arch)
 
 
-def compile_file(path: str | os.PathLike, target: str, options: Any) -> CompiledKernel:
+def compile_file(path: str | os.PathLike, target: str, options: Any,
+                 override: Mapping[str, str | bytes] | None = None) -> CompiledKernel:
     """Compile the stage file `path` (`k.ttgir`, ...) through the stages after its own."""
     from tritonc.compiler import mlir_loader
 
@@ -124,19 +128,31 @@ def compile_file(path: str | os.PathLike, target: str, options: Any) -> Compiled
     if target == "ttir":
         raise ValueError(f"compiling {path.name} needs a target such as cuda:90")
     kernel.metadata.update(target=target, **options.as_dict())
-    _run_stages(source, stage, kernel, parse_target_value(target), options)
+    _run_stages(source, stage, kernel, parse_target_value(target), options, override)
     kernel.name = kernel.metadata.get("name", kernel.name)
     return kernel
 
 
 def _run_stages(source: Any, done: str | None, kernel: CompiledKernel, target: Target,
-                options: Any) -> None:
+                options: Any, override: Mapping[str, str | bytes] | None = None) -> None:
     """Run every stage of the target's backend after `done` (all of them for None),
-    keeping each output."""
+    keeping each output; a stage named in `override` yields that output instead."""
     backend = get_backend(target)
     options = backend.parse_options(options)
     stages = backend.add_stages(options)
     names = list(stages)
+    override = override or {}
+    unknown = sorted(set(override) - set(names))
+    if unknown:
+        raise ValueError(f"cannot override {unknown[0]!r}: the stages are {', '.join(names)}")
     for name in names[names.index(done) + 1:] if done is not None else names:
-        source = stages[name](source, kernel.metadata, options)
+        if name in override:
+            source = override[name]
+            if name in _MLIR_STAGES:
+                from tritonc.compiler import mlir_loader
+
+                source = mlir_loader.load().Module.parse(source,
+                                                         context=mlir_loader.new_context())
+        else:
+            source = stages[name](source, kernel.metadata, options)
         kernel.asm[name] = source if isinstance(source, (str, bytes)) else str(source)
