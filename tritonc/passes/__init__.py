@@ -2,7 +2,7 @@
 
 Every tritonc pass is registered here under the name `tritonc opt --passes` and the
 stage lists of `backends/cuda/stages.py` use. A pass is a function
-`(module, **options) -> module | None` (None: it changed `module` in place); its
+`(module, **options)` that changes `module` in place or returns a new module; its
 documentation (the IR before and after) is the docstring of the module that defines it,
 which `tritonc opt --list` prints. Importing this package imports no MLIR: each pass is
 imported when it is first run.
@@ -12,6 +12,7 @@ imported when it is first run.
     mma-layouts            fp16/bf16 dot accumulators in the tensor-core layout
     propagate-mma          the users of a dot's result compute in its layout too
     convert-ttgir-to-llvm  TTGIR -> a gpu.module of per-thread llvm/nvvm/arith/scf code
+    cleanup                CSE and DCE of pure tt/ttg ops, then canonicalize and cse
 
 A name in a pass list that is not registered here is an upstream MLIR pass
 (`canonicalize`, `cse`, `loop-invariant-code-motion`, `symbol-dce`, ...), run through
@@ -85,6 +86,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
     PassInfo("propagate-mma", "tritonc.passes.ttgir.propagate_mma", "propagate_mma_layouts"),
     PassInfo("convert-ttgir-to-llvm", _SELF, "convert_ttgir_to_llvm_pass", (),
              "tritonc.passes.to_llvm.lowering"),
+    PassInfo("cleanup", "tritonc.passes.ttgir.cleanup", "cleanup", ("upstream",)),
 )}
 
 
@@ -103,6 +105,8 @@ def split_pipeline(text: str) -> list[str]:
 
 
 def _parse_value(text: str) -> Any:
+    if text in ("true", "false"):
+        return text == "true"
     return int(text) if text.lstrip("-").isdigit() else text
 
 
@@ -150,7 +154,7 @@ def run_passes(module, passes: Sequence[str],
         if is_registered(item):
             name, options = parse_pass(item)
             result = PASSES[name].load()(module, **options)
-            module = result if result is not None else module
+            module = result if hasattr(result, "operation") else module
             index += 1
             if after is not None:
                 after(item, module)
