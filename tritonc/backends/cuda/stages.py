@@ -4,7 +4,8 @@ Each stage is a function `(source, metadata, options) -> output` (see `backends/
 the TTIR and TTGIR stages are flat lists of pass names (`tritonc.passes`), upstream MLIR
 passes and tritonc's side by side (the names `tritonc opt --passes` takes).
 
-    ttir   TTIR_PASSES: canonicalize, cse, loop-invariant code motion, symbol-dce
+    ttir   TTIR_PASSES: cleanup (CSE and DCE of pure tt ops, canonicalize, cse),
+           loop-invariant code motion, symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
            ttg.threads-per-warp, ttg.target, ttg.num-stages; default blocked layouts),
            mma-layouts, propagate-mma
@@ -28,9 +29,10 @@ from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import compile_ptx
 from tritonc.passes import run_passes
 
-# Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits, so these
-# passes fold, merge and hoist only the arith/scf/math ops around them.
-TTIR_PASSES = ("canonicalize", "cse", "loop-invariant-code-motion", "symbol-dce")
+# Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits: `cleanup` merges
+# and erases the pure ones by the op tables, then runs canonicalize and cse; the upstream
+# passes after it hoist and drop only the arith/scf/math ops and functions around them.
+TTIR_PASSES = ("cleanup", "loop-invariant-code-motion", "symbol-dce")
 
 
 def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
