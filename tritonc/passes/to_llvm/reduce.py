@@ -3,17 +3,20 @@
 A reduction of a 1-D tensor to a scalar runs in three steps, following the layout:
 combine the registers of each thread, then the lanes of each warp with butterfly
 shuffles (`shfl.sync.bfly`) over the lane bits that hold distinct elements, then the
-warps through shared memory. A reduction along one axis whose result has the sliced
-source layout stays in the warp (registers, then shuffles); other reductions along one
-axis of an N-D tensor, and scans, go through shared memory: each result element
-combines its source elements in order.
+warps through shared memory. A reduction along one axis of an N-D tensor, in any layout,
+runs the same steps per row: registers, shuffles over the lane bits along the axis, then
+one shared-memory round trip for the warps along the axis, which also leaves the result
+in its own layout; with the sliced source layout as the result's (`#ttg.slice`) and no
+warp along the axis, it never leaves the registers. Scans go along the lanes with
+`shfl.sync.up` (1-D) or through a shared-memory copy.
 """
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lowering
-from tritonc.passes.to_llvm.shape import stage
+from tritonc.passes.to_llvm.shape import _load_scalar, _smem_element_type, _store_scalar, stage
 from tritonc.passes.ttgir.layouts import SliceLayout
 
 
@@ -115,55 +118,90 @@ def _bytes(ty) -> int:
                                                       isinstance(ty, ir.BF16Type)) else 4
 
 
-def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
-    """Each result element combines its source row along `axis`, read from shared memory."""
-    srcs = list(op.operands)
-    src_shape = ctx.shape(srcs[0].type)
-    staged = stage(ctx, srcs)
-    result_ty = op.results[0].type
-    dst_coords = ctx.coordinates(result_ty) if ctx.is_tensor(result_ty) else [[]]
-    outs = [[] for _ in srcs]
-    for coord in dst_coords:
-        def elements(k, coord=coord):
-            src_coord = list(coord[:axis]) + [k] + list(coord[axis:])
-            return [s.load(ctx, src_coord) for s in staged]
-
-        acc = ctx.for_loop(1, src_shape[axis], elements(ctx.i32(0)),
-                           lambda k, acc: _combine(ctx, op, acc, elements(k)))
-        for out, a in zip(outs, acc):
-            out.append(a)
-    return outs
-
-
-def _warp_axis_reduce(ctx: LoweringContext, op, axis: int) -> list | None:
-    """A reduction along `axis` that stays in the warp: when no warp bit of the source
-    layout moves along `axis` and the result has the source layout sliced at `axis`
-    (`#ttg.slice<axis, parent>`), each thread combines its registers of one row, then the
-    lanes of the row combine with butterfly shuffles. None when the layouts differ."""
-    srcs = list(op.operands)
-    src_ty, result_ty = srcs[0].type, op.results[0].type
-    layout, shape = ctx.layout(src_ty), ctx.shape(src_ty)
-    out_layout = ctx.layout(result_ty)
-    if not isinstance(out_layout, SliceLayout) or out_layout != SliceLayout(axis, layout):
-        return None
-    if any(d == axis and 0 < s < shape[axis] for d, s in layout.warp_strides(shape)):
-        return None
-    rows: dict[tuple, list] = {}
-    regs = [ctx.get(v) for v in srcs]
+def _row_partials(ctx: LoweringContext, op, layout, shape, axis: int) -> dict:
+    """For each row (source coordinate with `axis` dropped) this thread holds: the
+    combination of its registers of that row (each distinct element once), then of the
+    lanes of the warp that hold other elements of the row (butterfly shuffles). Keyed by
+    the row's register offsets; values are (per-operand partials, first register)."""
+    regs = [ctx.get(v) for v in op.operands]
+    rows: dict[tuple, tuple[list, int]] = {}
+    seen: set[tuple] = set()
     for i, o in enumerate(layout.register_offsets(shape)):
-        key = tuple(x % n for x, n in zip(o[:axis] + o[axis + 1:],
-                                          shape[:axis] + shape[axis + 1:]))
+        wrapped = tuple(x % n for x, n in zip(o, shape))
+        if wrapped in seen:
+            continue  # a copy of an element already counted
+        seen.add(wrapped)
+        key = wrapped[:axis] + wrapped[axis + 1:]
         values = [r[i] for r in regs]
-        rows[key] = values if key not in rows else _combine(ctx, op, rows[key], values)
+        rows[key] = (values, i) if key not in rows else (
+            _combine(ctx, op, rows[key][0], values), rows[key][1])
     for bit, (d, stride) in enumerate(layout.lane_strides()):
         if d != axis or not 0 < stride < shape[axis]:
             continue
-        for key, values in rows.items():
-            rows[key] = _combine(ctx, op, values, [_shuffle(ctx, v, 1 << bit) for v in values])
-    out_shape = ctx.shape(result_ty)
-    picked = [rows[tuple(x % n for x, n in zip(o, out_shape))]
-              for o in out_layout.register_offsets(out_shape)]
-    return [[row[k] for row in picked] for k in range(len(srcs))]
+        for key, (values, first) in rows.items():
+            moved = [_shuffle(ctx, v, 1 << bit) for v in values]
+            rows[key] = (_combine(ctx, op, values, moved), first)
+    return rows
+
+
+def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
+    """A reduction along `axis` of an N-D tensor, in any layout: registers, then lanes
+    (`_row_partials`), then the warps that split the axis. When the result has the source
+    layout sliced at `axis` and no warp splits the axis, the rows stay in registers.
+    Otherwise each thread writes its rows' partials to shared memory, one row-major copy
+    of the result per warp slot along the axis, and each result register combines the
+    slots of its element in order: the one shared-memory round trip also moves the result
+    into its own layout."""
+    srcs = list(op.operands)
+    src_ty, result_ty = srcs[0].type, op.results[0].type
+    layout, shape = ctx.layout(src_ty), ctx.shape(src_ty)
+    out_layout, out_shape = ctx.layout(result_ty), ctx.shape(result_ty)
+    rows = _row_partials(ctx, op, layout, shape, axis)
+    warp_bits = [bit for bit, (d, s) in enumerate(layout.warp_strides(shape))
+                 if d == axis and 0 < s < shape[axis]]
+    if not warp_bits and out_layout == SliceLayout(axis, layout):
+        picked = [rows[tuple(x % n for x, n in zip(o, out_shape))][0]
+                  for o in out_layout.register_offsets(out_shape)]
+        return [[row[k] for row in picked] for k in range(len(srcs))]
+    slot = None
+    for k, bit in enumerate(warp_bits):
+        on = ctx.binop("arith.andi", ctx.binop("arith.shrui", ctx.warp, ctx.i32(bit)),
+                       ctx.i32(1))
+        term = ctx.binop("arith.shli", on, ctx.i32(k)) if k else on
+        slot = term if slot is None else ctx.binop("arith.addi", slot, term)
+    n_slots = 1 << len(warp_bits)
+    numel = 1
+    for s in out_shape:
+        numel *= s
+    kinds = [_smem_element_type(ctx, v.type) for v in op.results]
+    offsets, offset = [], 0
+    for store_ty, _ in kinds:
+        offsets.append(offset)
+        offset += (n_slots * numel * element_bytes(store_ty) + 15) // 16 * 16
+    ctx.reserve_smem(offset)
+    coords = ctx.coordinates(src_ty)
+    ctx.barrier()
+    for values, first in rows.values():
+        coord = coords[first]
+        index = ctx.linear_index(coord[:axis] + coord[axis + 1:], out_shape)
+        if slot is not None:
+            index = ctx.binop("arith.addi", index,
+                              ctx.binop("arith.muli", slot, ctx.i32(numel)))
+        for v, (store_ty, kind), off in zip(values, kinds, offsets):
+            _store_scalar(ctx, v, index, kind, store_ty, off)
+    ctx.barrier()
+    outs: list[list] = [[] for _ in srcs]
+    for coord in ctx.coordinates(result_ty):
+        index = ctx.linear_index(coord, out_shape)
+        acc = None
+        for w in range(n_slots):
+            at = ctx.binop("arith.addi", index, ctx.i32(w * numel)) if w else index
+            part = [_load_scalar(ctx, at, kind, store_ty, ctx.scalar_type(r.type), off)
+                    for r, (store_ty, kind), off in zip(op.results, kinds, offsets)]
+            acc = part if acc is None else _combine(ctx, op, acc, part)
+        for out, a in zip(outs, acc):
+            out.append(a)
+    return outs
 
 
 @lowering("tt.reduce")
@@ -172,7 +210,7 @@ def lower_reduce(ctx: LoweringContext, op) -> list:
     src_ty = op.operands[0].type
     if len(ctx.shape(src_ty)) == 1:
         return _full_reduce_1d(ctx, op)
-    return _warp_axis_reduce(ctx, op, axis) or _axis_reduce(ctx, op, axis)
+    return _axis_reduce(ctx, op, axis)
 
 
 def _fold(ctx: LoweringContext, op, present, earlier: list, later: list) -> list:
