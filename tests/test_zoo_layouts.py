@@ -74,3 +74,31 @@ def test_looped_reduction_reduces_once_after_the_loop(name):
                                   "layer_norm_persistent_inductor"])
 def test_whole_tile_reduction_has_no_loop(name):
     assert loops(compile_case(BY_NAME[name], 90).asm["ptx"]) == 0
+
+
+def test_store_down_columns_is_coalesced(tmp_path):
+    """y + rn * M + rm runs along dimension 0: the store takes a layout with that
+    dimension fastest, the tile moves there through shared memory, once."""
+    k = compile_case(BY_NAME["transpose_strides"], 90)
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.load"({{.*}}) -> tensor<32x32xf32, #ttg.blocked<[1, 4], [4, 8], [4, 1], [1, 0]>>
+CHECK: "ttg.convert_layout"({{.*}}) -> tensor<32x32xf32, #[[COL:ttg.blocked<\\[1, 1\\], \\[32, 1\\], \\[1, 4\\], \\[0, 1\\]>]]>
+CHECK: "tt.store"({{.*}} : (tensor<32x32x!tt.ptr<f32, 1 : i32>, #[[COL]]>, tensor<32x32xf32, #[[COL]]>, tensor<32x32xi1, #[[COL]]>)
+""", tmp_path)
+    assert len(re.findall(r"bar\.sync", k.asm["ptx"])) == 2
+
+
+def test_transposed_operand_load_is_coalesced(tmp_path):
+    k = compile_case(BY_NAME["add_transposed_int"], 90)
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.load"({{.*}}) -> tensor<64x64xi32, #ttg.blocked<[1, 4], [2, 16], [4, 1], [1, 0]>>
+CHECK: "tt.load"({{.*}}) -> tensor<64x64xf32, #ttg.blocked<[1, 1], [32, 1], [2, 2], [0, 1]>>
+CHECK-NEXT: "ttg.convert_layout"({{.*}}) -> tensor<64x64xf32, #ttg.blocked<[1, 4], [2, 16], [4, 1], [1, 0]>>
+""", tmp_path)
+
+
+def test_stores_of_row_statistics_keep_their_layout(tmp_path):
+    """out + x0 for an [XBLOCK, 1] tile runs along dimension 0, which the default layout
+    already spreads over the lanes: no convert for the store."""
+    k = compile_case(BY_NAME["sum_looped_inductor"], 90)
+    assert "ttg.convert_layout" not in k.asm["ttgir"].split('"tt.reduce"')[-1]

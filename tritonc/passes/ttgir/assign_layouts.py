@@ -11,7 +11,8 @@ Tensors of one shape share one layout, so elementwise ops never move data. A thr
 along the last dimension, so its accesses can be 128 bits wide. Ops that
 change the shape (expand_dims, broadcast, reshape, reductions, ...) convert between the
 layouts of their operands and results when they are lowered. A tile loaded through a
-block pointer whose contiguous dimension is not the last follows the pointer's order. A
+block pointer whose contiguous dimension is not the last follows the pointer's order, and
+so does any load or store whose pointers run along another dimension (`coalesce.py`). A
 reduction whose results are only expanded back along its axis takes the sliced source
 layout (`#ttg.slice<axis, src>`), and the values computed from it follow.
 Option: `num_warps` (threads per program / 32).
@@ -19,6 +20,7 @@ Option: `num_warps` (threads per program / 32).
 
 from __future__ import annotations
 
+from tritonc.passes.ttgir.coalesce import coalesce
 from tritonc.passes.ttgir.layouts import BlockedLayout, SliceLayout, parse_layout
 from tritonc.passes.ttgir.propagate_mma import _is_elementwise, _remade, apply_growth
 
@@ -82,6 +84,7 @@ def assign_layouts(module, num_warps: int) -> None:
         module.operation.walk(visit)
         _fix_function_types(ir, module)
         _follow_block_order(ir, module, num_warps, widths)
+        coalesce(module, num_warps)
         _slice_reductions(ir, module)
 
 
