@@ -4,12 +4,11 @@
 
 Each case of `CASES` runs one kernel of `benchmarks/zoo_kernels.py`, loaded once as
 tritonc and once bound to Triton from the same source (`run.load_kernels`). For each:
-the warm in-process compile time of each compiler (the second compile of the same
-specialization in a fresh kernel object, so the on-disk caches are not involved, is not
-what is reported: the first launch after clearing the in-memory caches is, with
-TRITON_CACHE/TRITONC_CACHE pointed at empty directories), the median time of `do_bench`,
-the bandwidth (bytes that must move / time), its fraction of a device-to-device copy and
-the ratio tritonc / Triton. Every output is checked against torch in float64 first.
+the median time of `do_bench`, the bandwidth (bytes that must move / time), its fraction
+of a device-to-device copy, the ratio tritonc / Triton, and the warm in-process compile
+time of each compiler (the kernel file loaded afresh with both on-disk caches pointed at
+an empty directory: the first launch, compile and load, less a second, cached one). Every
+output is checked against torch in float64 before it is timed.
 
 The same cases, built small and ragged on the CPU, are what `tests/test_zoo_interpreter.py`
 runs in the interpreter.

@@ -70,6 +70,7 @@ def test_looped_reduction_reduces_once_after_the_loop(name):
 
 
 @pytest.mark.parametrize("name", ["reduce_3d_axis0", "reduce_3d_axis1", "reduce_3d_axis2",
+                                  "cumsum_axis0", "cumsum_axis1",
                                   "argmax_tile_axis0", "argmax_tile_axis1",
                                   "layer_norm_persistent_inductor"])
 def test_whole_tile_reduction_has_no_loop(name):
@@ -102,3 +103,12 @@ def test_stores_of_row_statistics_keep_their_layout(tmp_path):
     already spreads over the lanes: no convert for the store."""
     k = compile_case(BY_NAME["sum_looped_inductor"], 90)
     assert "ttg.convert_layout" not in k.asm["ttgir"].split('"tt.reduce"')[-1]
+
+
+def test_row_scan_goes_along_lanes_then_warps():
+    """cumsum along rows of 256 held by 2 warps of 32 lanes x 4 registers: shuffles up
+    (5 per row), one shared-memory round trip for the two warps, no loop."""
+    ptx = compile_case(BY_NAME["cumsum_axis1"], 90).asm["ptx"]
+    assert loops(ptx) == 0
+    assert len(re.findall(r"shfl\.sync\.up", ptx)) >= 5
+    assert len(re.findall(r"bar\.sync", ptx)) == 2
