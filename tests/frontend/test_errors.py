@@ -319,7 +319,7 @@ CASES = [
      "return or neither does", CompilationError),
     (bitwise_on_floats, X, {}, "bitwise operators need integer operands, not fp32",
      CompilationError),
-    (bad_program_axis, X, {}, "program_id axis must be 0, 1 or 2, not 3", CompilationError),
+    (bad_program_axis, X, {}, "program_id axis must be 0, 1, or 2 but got 3", CompilationError),
     (error_in_callee, X, {}, "in call to _callee_with_error: name 'undefined_in_callee' is not "
      "defined", CompilationError),
 ]

@@ -58,6 +58,7 @@ from tritonc.language.standard import (
     flip,
     full_like,
     interleave,
+    item,
     max,
     min,
     ravel,
@@ -66,9 +67,11 @@ from tritonc.language.standard import (
     sort,
     sum,
     swizzle2d,
+    topk,
     xor_sum,
     zeros_like,
 )
+from tritonc.language.tuples import tuple
 
 float8e4 = float8e4nv
 bool_ = int1

@@ -61,6 +61,13 @@ class base_type:
 class dtype(base_type):
     """A scalar type, compared by name."""
 
+    # the type names by kind, as Triton lists them (int1 counts as unsigned)
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = list(FP_NAMES)
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
+
     def __init__(self, name: str) -> None:
         if name not in SINT_NAMES + UINT_NAMES + FP_NAMES + ("void",):
             raise ValueError(f"unknown dtype {name!r}")

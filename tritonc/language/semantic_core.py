@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from tritonc.language import dtypes as T
+from tritonc.language import promotion
 from tritonc.language.builder import Builder
 from tritonc.language.core import constexpr, tensor
 
@@ -36,20 +37,11 @@ class SemanticCore:
             x = x.value
         if isinstance(x, tensor):
             return x
-        if isinstance(x, bool):
-            return self.scalar_constant(x, T.int1)
-        if isinstance(x, int):
-            if INT32_MIN <= x <= INT32_MAX:
-                ty = T.int32
-            elif INT64_MIN <= x <= INT64_MAX:
-                ty = T.int64
-            elif 0 <= x <= UINT64_MAX:
-                ty = T.uint64
-            else:
-                raise SemanticError(f"integer {x} does not fit in 64 bits")
-            return self.scalar_constant(x, ty)
-        if isinstance(x, float):
-            return self.scalar_constant(x, T.float32)
+        if isinstance(x, (bool, int, float)):
+            try:
+                return self.scalar_constant(x, promotion.scalar_type(x))
+            except promotion.PromotionError as e:
+                raise SemanticError(str(e)) from None
         if check_type:
             raise SemanticError(f"cannot convert {x!r} of type {type(x).__name__} to a tensor")
         return x
@@ -57,57 +49,17 @@ class SemanticCore:
     # -- promotion ---------------------------------------------------------------
     @staticmethod
     def integer_promote(a: T.dtype, b: T.dtype) -> T.dtype:
-        """C's usual arithmetic conversions for two integer types.
+        """C's usual arithmetic conversions for two integer types (`promotion.py`)."""
+        return promotion.integer_promote(a, b)
 
-        1. the same signedness: the wider type;
-        2. the unsigned one is at least as wide: the unsigned type;
-        3. otherwise: the signed type, which is wider.
-        """
-        if a.is_bool() and b.is_bool():
-            return T.int1
-        wa, wb = a.primitive_bitwidth, b.primitive_bitwidth
-        if a.is_int_signed() == b.is_int_signed():
-            return a if wa >= wb else b
-        unsigned, signed = (a, b) if a.is_int_unsigned() else (b, a)
-        if unsigned.primitive_bitwidth >= signed.primitive_bitwidth:
-            return unsigned
-        return signed
-
-    def computation_type(self, a: T.dtype, a_scalar: bool, b: T.dtype, b_scalar: bool,
+    @staticmethod
+    def computation_type(a: T.dtype, a_scalar: bool, b: T.dtype, b_scalar: bool,
                          div_or_mod: bool = False) -> T.dtype:
-        """The type both operands of an arithmetic op are converted to.
-
-        A Python scalar is weakly typed: it takes the kind (int or float) of its own
-        value and the width of the tensor operand.
-        1. fp64 wins, then fp32;
-        2. two 16-bit floats of different kinds meet in fp32; a 16-bit float and an
-           integer give the float; `/` and `%` on fp16/bf16 compute in fp32;
-        3. fp8 operands compute in fp32 (or in the other operand's wider float);
-        4. two integers follow `integer_promote`.
-        """
-        if a_scalar and not b_scalar:
-            if a.is_floating() == b.is_floating():
-                a = b
-        elif b_scalar and not a_scalar:
-            if a.is_floating() == b.is_floating():
-                b = a
-        if a.is_fp64() or b.is_fp64():
-            return T.float64
-        if a.is_fp32() or b.is_fp32():
-            return T.float32
-        if a.is_floating() or b.is_floating():
-            floats = [t for t in (a, b) if t.is_floating()]
-            if any(t.is_fp8() for t in floats):
-                wide = [t for t in floats if not t.is_fp8()]
-                return wide[0] if wide else T.float32
-            if len(floats) == 2 and floats[0] != floats[1]:
-                return T.float32
-            if div_or_mod:
-                return T.float32
-            return floats[0]
-        if not (a.is_int() and b.is_int()):
-            raise SemanticError(f"unexpected operand types {a} and {b}")
-        return self.integer_promote(a, b)
+        """The type both operands of an arithmetic op are converted to (`promotion.py`)."""
+        try:
+            return promotion.computation_type(a, a_scalar, b, b_scalar, div_or_mod)
+        except promotion.PromotionError as e:
+            raise SemanticError(str(e)) from None
 
     # -- broadcasting ------------------------------------------------------------
     def broadcast_shapes(self, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -167,62 +119,59 @@ class SemanticCore:
         ty = ty or a.type
         return tensor(self.builder.create(name, [a.handle, b.handle], [ty], attrs)[0], ty)
 
-    def _natural_dtype(self, x) -> T.dtype:
-        """The type a Python scalar would get on its own (see `to_tensor`)."""
-        if isinstance(x, bool):
-            return T.int1
-        if isinstance(x, float):
-            return T.float32
-        if isinstance(x, int):
-            if INT32_MIN <= x <= INT32_MAX:
-                return T.int32
-            return T.int64 if INT64_MIN <= x <= INT64_MAX else T.uint64
-        raise SemanticError(f"cannot use {x!r} of type {type(x).__name__} as an operand")
-
     def binary_operands(self, lhs, rhs, allow_ptr: bool = False, arithmetic: bool = True,
                         div_or_mod: bool = False) -> tuple[tensor, tensor]:
         """Convert both operands to one type and one shape, checking pointer use.
 
-        A Python scalar operand becomes a constant of the computation type directly.
+        Types meet by Triton's rules (`promotion.py`); a Python scalar operand becomes
+        a constant of the type it meets the other operand in.
         """
-        lhs, rhs = (x.value if isinstance(x, constexpr) else x for x in (lhs, rhs))
-        if not isinstance(lhs, tensor) and not isinstance(rhs, tensor):
-            lhs = self.to_tensor(lhs)
-        if not isinstance(lhs, tensor) or not isinstance(rhs, tensor):
-            tensor_side = lhs if isinstance(lhs, tensor) else rhs
-            scalar = rhs if tensor_side is lhs else lhs
-            ty = tensor_side.dtype
-            if arithmetic and not ty.is_ptr():
-                sty = self._natural_dtype(scalar)
-                a, b = (ty, sty) if tensor_side is lhs else (sty, ty)
-                ty = self.computation_type(a, tensor_side is not lhs, b, tensor_side is lhs,
-                                           div_or_mod)
-            elif ty.is_ptr():
-                ty = self._natural_dtype(scalar)
-                if ty.is_floating():
-                    raise SemanticError(f"cannot use a floating-point offset with a pointer "
-                                        f"({tensor_side.dtype})")
-            const = self.full(tensor_side.shape, scalar, ty) if tensor_side.shape else \
-                self.scalar_constant(scalar, ty)
-            lhs, rhs = (tensor_side, const) if tensor_side is lhs else (const, tensor_side)
-        lhs, rhs = self.broadcast_pair(lhs, rhs)
-        a, b = lhs.dtype, rhs.dtype
-        if a.is_ptr() or b.is_ptr():
-            if not allow_ptr:
-                raise SemanticError(f"invalid operands of type {lhs.type} and {rhs.type}")
-            if a.is_ptr() and b.is_ptr():
-                raise SemanticError(f"cannot add pointers together ({a} and {b})")
-            if (a.is_ptr() and b.is_floating()) or (b.is_ptr() and a.is_floating()):
-                raise SemanticError(f"cannot use a floating-point offset with a pointer ({a}, {b})")
+        values = [x.value if isinstance(x, constexpr) else x for x in (lhs, rhs)]
+        scalars = [not isinstance(x, tensor) for x in values]
+        try:
+            a, b = (promotion.scalar_type(x) if s else x.dtype for x, s in zip(values, scalars,
+                                                                             strict=True))
+            if a.is_ptr() or b.is_ptr():
+                self._check_pointer_operands(a, b, allow_ptr)
+                types = [a, b]
+            elif arithmetic:
+                ty = self.computation_type(a, scalars[0], b, scalars[1], div_or_mod)
+                for x, s in zip(values, scalars, strict=True):
+                    if s:
+                        promotion.check_scalar_fits(x, ty)
+                types = [ty, ty]
+            else:
+                types = [a, b]
+        except promotion.PromotionError as e:
+            raise SemanticError(str(e)) from None
+        out = []
+        for i, (x, s, ty) in enumerate(zip(values, scalars, types, strict=True)):
+            other = values[1 - i]
+            if not s:
+                out.append(x)
+            elif not scalars[1 - i] and other.type.is_block():
+                out.append(self.full(other.shape, x, ty))
+            else:
+                out.append(self.scalar_constant(x, ty))
+        lhs, rhs = self.broadcast_pair(*out)
+        if lhs.dtype.is_ptr() or rhs.dtype.is_ptr():
             return lhs, rhs
-        if arithmetic:
-            ty = self.computation_type(a, False, b, False, div_or_mod)
-            lhs, rhs = self.cast(lhs, ty), self.cast(rhs, ty)
-        return lhs, rhs
+        return self.cast(lhs, types[0]), self.cast(rhs, types[1])
+
+    @staticmethod
+    def _check_pointer_operands(a: T.dtype, b: T.dtype, allow_ptr: bool) -> None:
+        if not allow_ptr:
+            raise SemanticError(f"invalid operands of type {a} and {b}")
+        if a.is_ptr() and b.is_ptr() and a != b:
+            raise SemanticError(f"invalid operands of type {a} and {b}")
+        if a.is_floating() or b.is_floating():
+            raise SemanticError(f"cannot use a floating-point offset with a pointer ({a}, {b})")
 
     # -- arithmetic --------------------------------------------------------------
     def add(self, lhs, rhs) -> tensor:
         lhs, rhs = self.binary_operands(lhs, rhs, allow_ptr=True)
+        if lhs.dtype.is_ptr() and rhs.dtype.is_ptr():
+            raise SemanticError(f"cannot add pointers together ({lhs.dtype} and {rhs.dtype})")
         if rhs.dtype.is_ptr():
             lhs, rhs = rhs, lhs
         if lhs.dtype.is_ptr():
@@ -243,10 +192,9 @@ class SemanticCore:
 
     def truediv(self, lhs, rhs) -> tensor:
         """`/`: true division; two integers are divided in fp32."""
-        lhs, rhs = self.to_tensor(lhs), self.to_tensor(rhs)
-        if lhs.dtype.is_int() and rhs.dtype.is_int():
-            lhs, rhs = self.cast(lhs, T.float32), self.cast(rhs, T.float32)
         lhs, rhs = self.binary_operands(lhs, rhs, div_or_mod=True)
+        if lhs.dtype.is_int():
+            lhs, rhs = self.cast(lhs, T.float32), self.cast(rhs, T.float32)
         if not lhs.dtype.is_floating():
             raise SemanticError(f"unexpected operand types for /: {lhs.dtype}")
         return self.binary("arith.divf", lhs, rhs)
@@ -268,9 +216,13 @@ class SemanticCore:
         return self.binary(name, lhs, rhs)
 
     def _bitwise_operands(self, lhs, rhs) -> tuple[tensor, tensor]:
+        """Both operands as integers of one type (promoted like arithmetic operands)."""
         lhs, rhs = self.binary_operands(lhs, rhs)
-        if not lhs.dtype.is_int():
-            raise SemanticError(f"bitwise operators need integer operands, not {lhs.dtype}")
+        a, b = lhs.dtype, rhs.dtype
+        if not (a.is_int() and b.is_int()):
+            bad = a if not a.is_int() else b
+            raise SemanticError(f"invalid operands of type {a} and {b}: bitwise operators need "
+                                f"integer operands, not {bad}")
         return lhs, rhs
 
     def and_(self, lhs, rhs) -> tensor:
@@ -286,8 +238,15 @@ class SemanticCore:
         return self.binary("arith.shli", *self._bitwise_operands(lhs, rhs))
 
     def shr(self, lhs, rhs) -> tensor:
+        """`>>`: arithmetic when the tensor operand (the left one, if both are tensors)
+        is signed, logical otherwise, whatever type the operands are promoted to."""
+        first = lhs.value if isinstance(lhs, constexpr) else lhs
+        if not isinstance(first, tensor):
+            first = rhs.value if isinstance(rhs, constexpr) else rhs
+        signed = isinstance(first, tensor) and first.dtype.is_int_signed() \
+            and not first.dtype.is_bool()
         lhs, rhs = self._bitwise_operands(lhs, rhs)
-        return self.binary("arith.shrsi" if lhs.dtype.is_int_signed() else "arith.shrui", lhs, rhs)
+        return self.binary("arith.shrsi" if signed else "arith.shrui", lhs, rhs)
 
     def logical_and(self, lhs, rhs) -> tensor:
         lhs, rhs = self.to_tensor(lhs), self.to_tensor(rhs)
