@@ -112,3 +112,10 @@ def test_row_scan_goes_along_lanes_then_warps():
     assert loops(ptx) == 0
     assert len(re.findall(r"shfl\.sync\.up", ptx)) >= 5
     assert len(re.findall(r"bar\.sync", ptx)) == 2
+
+
+def test_gathered_rows_load_as_vectors():
+    """table + (xindex % D + D * idx[xindex // D]): the index is equal over runs of D, so
+    the row it selects is read 16 bytes at a time."""
+    ptx = compile_case(BY_NAME["index_select_inductor"], 90).asm["ptx"]
+    assert len(re.findall(r"ld\.global[.\w:]*\.v4\.b32", ptx)) == 2
