@@ -7,7 +7,8 @@ For the fastest-varying (last) dimension of a value it tracks:
   (for pointers, of the byte address),
 - constancy: the length of runs of equal values.
 
-It is seeded by `tt.make_range`, constants, `tt.divisibility` on kernel arguments and
+Quotients by a constant and loads through runs of equal addresses keep runs of equal
+values. It is seeded by `tt.make_range`, constants, `tt.divisibility` on kernel arguments and
 `tl.multiple_of`/`tl.max_contiguous` hints, and decides how wide a load or store may be
 and whether its mask is uniform over a vector.
 """
@@ -180,6 +181,20 @@ class AxisAnalysis:
             if name in ("arith.extsi", "arith.extui", "arith.trunci"):
                 return infos[0]
             return AxisInfo(1, 1, max(1, const))
+        if name in ("arith.divsi", "arith.divui") and isinstance(value.type, ir.RankedTensorType):
+            # (x // c) is constant over runs of x that do not cross a multiple of c
+            a, b = self.get(ops[0]), self.get(ops[1])
+            const = a.constancy
+            if b.value is not None and b.value > 0 and b.constancy == n:
+                const = max(const, gcd(a.contiguity, gcd(a.divisibility, b.value)))
+            return AxisInfo(1, 1, const)
+        if name == "tt.load" and isinstance(value.type, ir.RankedTensorType):
+            # equal addresses under an equal mask load equal values
+            segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+            const = self.get(ops[0]).constancy
+            for v in ops[1:1 + segs[1] + segs[2]]:
+                const = gcd(const, self.get(v).constancy)
+            return AxisInfo(1, 1, const)
         if name == "tt.get_program_id" or name == "tt.get_num_programs":
             return AxisInfo()
         return AxisInfo()

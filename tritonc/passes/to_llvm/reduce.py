@@ -3,18 +3,21 @@
 A reduction of a 1-D tensor to a scalar runs in three steps, following the layout:
 combine the registers of each thread, then the lanes of each warp with butterfly
 shuffles (`shfl.sync.bfly`) over the lane bits that hold distinct elements, then the
-warps through shared memory. A reduction along one axis whose result has the sliced
-source layout stays in the warp (registers, then shuffles); other reductions along one
-axis of an N-D tensor, and scans, go through shared memory: each result element
-combines its source elements in order.
+warps through shared memory. A reduction along one axis of an N-D tensor, in any layout,
+runs the same steps per row: registers, shuffles over the lane bits along the axis, then
+one shared-memory round trip for the warps along the axis, which also leaves the result
+in its own layout; with the sliced source layout as the result's (`#ttg.slice`) and no
+warp along the axis, it never leaves the registers. Scans go along the lanes with
+`shfl.sync.up` (1-D) or through a shared-memory copy.
 """
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lowering
-from tritonc.passes.to_llvm.shape import stage
-from tritonc.passes.ttgir.layouts import SliceLayout
+from tritonc.passes.to_llvm.shape import _load_scalar, _smem_element_type, _store_scalar, stage
+from tritonc.passes.ttgir.layouts import BlockedLayout, SliceLayout
 
 
 def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
@@ -115,55 +118,90 @@ def _bytes(ty) -> int:
                                                       isinstance(ty, ir.BF16Type)) else 4
 
 
-def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
-    """Each result element combines its source row along `axis`, read from shared memory."""
-    srcs = list(op.operands)
-    src_shape = ctx.shape(srcs[0].type)
-    staged = stage(ctx, srcs)
-    result_ty = op.results[0].type
-    dst_coords = ctx.coordinates(result_ty) if ctx.is_tensor(result_ty) else [[]]
-    outs = [[] for _ in srcs]
-    for coord in dst_coords:
-        def elements(k, coord=coord):
-            src_coord = list(coord[:axis]) + [k] + list(coord[axis:])
-            return [s.load(ctx, src_coord) for s in staged]
-
-        acc = ctx.for_loop(1, src_shape[axis], elements(ctx.i32(0)),
-                           lambda k, acc: _combine(ctx, op, acc, elements(k)))
-        for out, a in zip(outs, acc):
-            out.append(a)
-    return outs
-
-
-def _warp_axis_reduce(ctx: LoweringContext, op, axis: int) -> list | None:
-    """A reduction along `axis` that stays in the warp: when no warp bit of the source
-    layout moves along `axis` and the result has the source layout sliced at `axis`
-    (`#ttg.slice<axis, parent>`), each thread combines its registers of one row, then the
-    lanes of the row combine with butterfly shuffles. None when the layouts differ."""
-    srcs = list(op.operands)
-    src_ty, result_ty = srcs[0].type, op.results[0].type
-    layout, shape = ctx.layout(src_ty), ctx.shape(src_ty)
-    out_layout = ctx.layout(result_ty)
-    if not isinstance(out_layout, SliceLayout) or out_layout != SliceLayout(axis, layout):
-        return None
-    if any(d == axis and 0 < s < shape[axis] for d, s in layout.warp_strides(shape)):
-        return None
-    rows: dict[tuple, list] = {}
-    regs = [ctx.get(v) for v in srcs]
+def _row_partials(ctx: LoweringContext, op, layout, shape, axis: int) -> dict:
+    """For each row (source coordinate with `axis` dropped) this thread holds: the
+    combination of its registers of that row (each distinct element once), then of the
+    lanes of the warp that hold other elements of the row (butterfly shuffles). Keyed by
+    the row's register offsets; values are (per-operand partials, first register)."""
+    regs = [ctx.get(v) for v in op.operands]
+    rows: dict[tuple, tuple[list, int]] = {}
+    seen: set[tuple] = set()
     for i, o in enumerate(layout.register_offsets(shape)):
-        key = tuple(x % n for x, n in zip(o[:axis] + o[axis + 1:],
-                                          shape[:axis] + shape[axis + 1:]))
+        wrapped = tuple(x % n for x, n in zip(o, shape))
+        if wrapped in seen:
+            continue  # a copy of an element already counted
+        seen.add(wrapped)
+        key = wrapped[:axis] + wrapped[axis + 1:]
         values = [r[i] for r in regs]
-        rows[key] = values if key not in rows else _combine(ctx, op, rows[key], values)
+        rows[key] = (values, i) if key not in rows else (
+            _combine(ctx, op, rows[key][0], values), rows[key][1])
     for bit, (d, stride) in enumerate(layout.lane_strides()):
         if d != axis or not 0 < stride < shape[axis]:
             continue
-        for key, values in rows.items():
-            rows[key] = _combine(ctx, op, values, [_shuffle(ctx, v, 1 << bit) for v in values])
-    out_shape = ctx.shape(result_ty)
-    picked = [rows[tuple(x % n for x, n in zip(o, out_shape))]
-              for o in out_layout.register_offsets(out_shape)]
-    return [[row[k] for row in picked] for k in range(len(srcs))]
+        for key, (values, first) in rows.items():
+            moved = [_shuffle(ctx, v, 1 << bit) for v in values]
+            rows[key] = (_combine(ctx, op, values, moved), first)
+    return rows
+
+
+def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
+    """A reduction along `axis` of an N-D tensor, in any layout: registers, then lanes
+    (`_row_partials`), then the warps that split the axis. When the result has the source
+    layout sliced at `axis` and no warp splits the axis, the rows stay in registers.
+    Otherwise each thread writes its rows' partials to shared memory, one row-major copy
+    of the result per warp slot along the axis, and each result register combines the
+    slots of its element in order: the one shared-memory round trip also moves the result
+    into its own layout."""
+    srcs = list(op.operands)
+    src_ty, result_ty = srcs[0].type, op.results[0].type
+    layout, shape = ctx.layout(src_ty), ctx.shape(src_ty)
+    out_layout, out_shape = ctx.layout(result_ty), ctx.shape(result_ty)
+    rows = _row_partials(ctx, op, layout, shape, axis)
+    warp_bits = [bit for bit, (d, s) in enumerate(layout.warp_strides(shape))
+                 if d == axis and 0 < s < shape[axis]]
+    if not warp_bits and out_layout == SliceLayout(axis, layout):
+        picked = [rows[tuple(x % n for x, n in zip(o, out_shape))][0]
+                  for o in out_layout.register_offsets(out_shape)]
+        return [[row[k] for row in picked] for k in range(len(srcs))]
+    slot = None
+    for k, bit in enumerate(warp_bits):
+        on = ctx.binop("arith.andi", ctx.binop("arith.shrui", ctx.warp, ctx.i32(bit)),
+                       ctx.i32(1))
+        term = ctx.binop("arith.shli", on, ctx.i32(k)) if k else on
+        slot = term if slot is None else ctx.binop("arith.addi", slot, term)
+    n_slots = 1 << len(warp_bits)
+    numel = 1
+    for s in out_shape:
+        numel *= s
+    kinds = [_smem_element_type(ctx, v.type) for v in op.results]
+    offsets, offset = [], 0
+    for store_ty, _ in kinds:
+        offsets.append(offset)
+        offset += (n_slots * numel * element_bytes(store_ty) + 15) // 16 * 16
+    ctx.reserve_smem(offset)
+    coords = ctx.coordinates(src_ty)
+    ctx.barrier()
+    for values, first in rows.values():
+        coord = coords[first]
+        index = ctx.linear_index(coord[:axis] + coord[axis + 1:], out_shape)
+        if slot is not None:
+            index = ctx.binop("arith.addi", index,
+                              ctx.binop("arith.muli", slot, ctx.i32(numel)))
+        for v, (store_ty, kind), off in zip(values, kinds, offsets):
+            _store_scalar(ctx, v, index, kind, store_ty, off)
+    ctx.barrier()
+    outs: list[list] = [[] for _ in srcs]
+    for coord in ctx.coordinates(result_ty):
+        index = ctx.linear_index(coord, out_shape)
+        acc = None
+        for w in range(n_slots):
+            at = ctx.binop("arith.addi", index, ctx.i32(w * numel)) if w else index
+            part = [_load_scalar(ctx, at, kind, store_ty, ctx.scalar_type(r.type), off)
+                    for r, (store_ty, kind), off in zip(op.results, kinds, offsets)]
+            acc = part if acc is None else _combine(ctx, op, acc, part)
+        for out, a in zip(outs, acc):
+            out.append(a)
+    return outs
 
 
 @lowering("tt.reduce")
@@ -172,7 +210,7 @@ def lower_reduce(ctx: LoweringContext, op) -> list:
     src_ty = op.operands[0].type
     if len(ctx.shape(src_ty)) == 1:
         return _full_reduce_1d(ctx, op)
-    return _warp_axis_reduce(ctx, op, axis) or _axis_reduce(ctx, op, axis)
+    return _axis_reduce(ctx, op, axis)
 
 
 def _fold(ctx: LoweringContext, op, present, earlier: list, later: list) -> list:
@@ -260,12 +298,163 @@ def _scan_1d(ctx: LoweringContext, op) -> list:
     return outs
 
 
+def _axis_bits(strides, axis: int, unit: int) -> tuple[int, int] | None:
+    """(first bit, count) of the id bits that step along `axis`, when they are
+    consecutive and step by unit, 2 unit, 4 unit, ...; None otherwise."""
+    bits = [(b, s) for b, (d, s) in enumerate(strides) if d == axis]
+    for k, (b, s) in enumerate(bits):
+        if b != bits[0][0] + k or s != unit << k:
+            return None
+    return (bits[0][0] if bits else 0), len(bits)
+
+
+def _scan_axis_plan(ctx: LoweringContext, op):
+    """The lane and warp bits along the scanned axis of an N-D blocked tensor, or None
+    when the scan is not one `_scan_axis` takes (reverse, a wrapped axis, a layout whose
+    bits along the axis are not consecutive)."""
+    ty = op.operands[0].type
+    layout, shape = ctx.layout(ty), ctx.shape(ty)
+    axis = ir.IntegerAttr(op.attributes["axis"]).value
+    if len(shape) < 2 or ir.BoolAttr(op.attributes["reverse"]).value or \
+            not isinstance(layout, BlockedLayout) or shape[axis] < layout.tile(axis):
+        return None
+    spt, tpw = layout.size_per_thread[axis], layout.threads_per_warp[axis]
+    lanes = _axis_bits(layout.lane_strides(), axis, spt)
+    warps = _axis_bits(layout.warp_strides(shape), axis, spt * tpw)
+    return None if lanes is None or warps is None else (axis, lanes, warps)
+
+
+def _scan_axis(ctx: LoweringContext, op, plan) -> list:
+    """An inclusive scan along one axis of an N-D tensor, each row as `_scan_1d` scans a
+    vector: per tile along the axis, the thread's registers, then the lanes along the
+    axis (shfl.sync.up, Hillis-Steele), then the warps along the axis through shared
+    memory (the last lane of each warp publishes its row totals), then the carry from
+    the earlier tiles."""
+    axis, (lane0, n_lane), (warp0, n_warp) = plan
+    ty = op.operands[0].type
+    layout, shape = ctx.layout(ty), ctx.shape(ty)
+    spt, tile = layout.size_per_thread[axis], layout.tile(axis)
+    regs = [ctx.get(v) for v in op.operands]
+    coords = ctx.coordinates(ty)
+    rows: dict[tuple, dict[int, int]] = {}
+    for i, o in enumerate(layout.register_offsets(shape)):
+        wrapped = tuple(x % n for x, n in zip(o, shape))
+        rows.setdefault(wrapped[:axis] + wrapped[axis + 1:], {}).setdefault(wrapped[axis], i)
+    row_shape = shape[:axis] + shape[axis + 1:]
+    n_rows = 1
+    for n in row_shape:
+        n_rows *= n
+    lmask = (1 << n_lane) - 1
+    lane_pos = ctx.binop("arith.andi", ctx.binop("arith.shrui", ctx.lane, ctx.i32(lane0)),
+                         ctx.i32(lmask))
+    warp_slot = ctx.binop("arith.andi", ctx.binop("arith.shrui", ctx.warp, ctx.i32(warp0)),
+                          ctx.i32((1 << n_warp) - 1))
+    has_prefix = [_cmp_i32(ctx, 9, lane_pos, ctx.i32(1 << k)) for k in range(n_lane)]
+    has_lane_before = _cmp_i32(ctx, 9, lane_pos, ctx.i32(1))  # uge
+    is_last_lane = _cmp_i32(ctx, 0, lane_pos, ctx.i32(lmask))
+    n_slots = 1 << n_warp
+    kinds = [_smem_element_type(ctx, v.type) for v in op.operands]
+    offsets, offset = [], 0
+    for store_ty, _ in kinds:
+        offsets.append(offset)
+        offset += (n_slots * n_rows * element_bytes(store_ty) + 15) // 16 * 16
+    outs: list[list] = [list(r) for r in regs]
+    carry: dict[tuple, list] = {}
+    reps = shape[axis] // tile
+    for rep in range(reps):
+        chunks, scans, indices = {}, {}, {}
+        for key, by_pos in rows.items():
+            chunk = [[r[by_pos[rep * tile + s]] for r in regs] for s in range(spt)]
+            for s in range(1, spt):
+                chunk[s] = _combine(ctx, op, chunk[s - 1], chunk[s])
+            scanned = chunk[-1]
+            for k in range(n_lane):
+                moved = [_shuffle(ctx, v, 1 << (lane0 + k), "up") for v in scanned]
+                scanned = _fold(ctx, op, has_prefix[k], moved, scanned)
+            chunks[key], scans[key] = chunk, scanned
+            coord = coords[by_pos[rep * tile]]
+            indices[key] = ctx.linear_index(coord[:axis] + coord[axis + 1:], row_shape)
+        if n_warp == 0 and rep == reps - 1:
+            _finish_rows(ctx, op, rows, rep, tile, spt, chunks, scans, lane0, n_lane,
+                         has_lane_before, carry, outs)
+            break
+        ctx.reserve_smem(offset)
+        ctx.barrier()
+        branch = ir.Operation.create("scf.if", results=[], operands=[is_last_lane], regions=2,
+                                     loc=ctx.loc, ip=ctx.ip)
+        saved = ctx.ip
+        ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+        for key, scanned in scans.items():
+            at = ctx.binop("arith.addi", indices[key],
+                           ctx.binop("arith.muli", warp_slot, ctx.i32(n_rows)))
+            for v, (store_ty, kind), off in zip(scanned, kinds, offsets):
+                _store_scalar(ctx, v, at, kind, store_ty, off)
+        ctx.op("scf.yield", [])
+        ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+        ctx.op("scf.yield", [])
+        ctx.ip = saved
+        ctx.barrier()
+        for key, by_pos in rows.items():
+            scanned = scans[key]
+            totals = []
+            for w in range(n_slots):
+                at = ctx.binop("arith.addi", indices[key], ctx.i32(w * n_rows)) if w else \
+                    indices[key]
+                totals.append([_load_scalar(ctx, at, kind, store_ty, v.type, off)
+                               for v, (store_ty, kind), off in zip(scanned, kinds, offsets)])
+            before = totals[0]
+            for w in range(1, n_slots):
+                in_front = _cmp_i32(ctx, 8, warp_slot, ctx.i32(w))  # ugt: slot w precedes
+                extended = _combine(ctx, op, before, totals[w])
+                before = [ctx.value("arith.select", [in_front, c, b], b.type)
+                          for c, b in zip(extended, before)]
+            has_warp_before = _cmp_i32(ctx, 8, warp_slot, ctx.i32(0))
+            _finish_rows(ctx, op, {key: by_pos}, rep, tile, spt, chunks, scans, lane0, n_lane,
+                         has_lane_before, carry, outs,
+                         (has_warp_before, before) if n_warp else None)
+            total = totals[0]
+            for w in range(1, n_slots):
+                total = _combine(ctx, op, total, totals[w])
+            carry[key] = total if key not in carry else _combine(ctx, op, carry[key], total)
+    # registers that copy an element (a wrapped non-axis dimension) take its value
+    for i, o in enumerate(layout.register_offsets(shape)):
+        wrapped = tuple(x % n for x, n in zip(o, shape))
+        first = rows[wrapped[:axis] + wrapped[axis + 1:]][wrapped[axis]]
+        for j in range(len(regs)):
+            outs[j][i] = outs[j][first]
+    return outs
+
+
+def _finish_rows(ctx: LoweringContext, op, rows: dict, rep: int, tile: int, spt: int,
+                 chunks: dict, scans: dict, lane0: int, n_lane: int, has_lane_before,
+                 carry: dict, outs: list, warps=None) -> None:
+    """The scanned registers of tile `rep` of each row: carry, then the earlier warps
+    (`warps`: whether there are any, and their combined total), then the earlier lanes,
+    then the thread's own prefix."""
+    for key, by_pos in rows.items():
+        prefix = [_shuffle(ctx, v, 1 << lane0, "up") for v in scans[key]] if n_lane else None
+        for s in range(spt):
+            value = chunks[key][s]
+            if n_lane:
+                value = _fold(ctx, op, has_lane_before, prefix, value)
+            if warps is not None:
+                value = _fold(ctx, op, warps[0], warps[1], value)
+            if key in carry:
+                value = _combine(ctx, op, carry[key], value)
+            for j, v in enumerate(value):
+                outs[j][by_pos[rep * tile + s]] = v
+
+
 @lowering("tt.scan")
 def lower_scan(ctx: LoweringContext, op) -> list:
-    """Inclusive scan: each element folds the elements from the start (or the end) up to
-    itself, in order, from a shared-memory copy."""
+    """Inclusive scan: a 1-D vector and the rows of an N-D tensor along the lanes and warps
+    (`_scan_1d`, `_scan_axis`); otherwise each element folds the elements from the start
+    (or the end) up to itself, in order, from a shared-memory copy."""
     if scan_1d_applies(ctx, op):
         return _scan_1d(ctx, op)
+    plan = _scan_axis_plan(ctx, op)
+    if plan is not None:
+        return _scan_axis(ctx, op, plan)
     axis = ir.IntegerAttr(op.attributes["axis"]).value
     reverse = ir.BoolAttr(op.attributes["reverse"]).value
     srcs = list(op.operands)

@@ -141,16 +141,91 @@ def write_to_smem(ctx: LoweringContext, value) -> tuple:
     return s.store_ty, s.kind, s.shape
 
 
-def exchange(ctx: LoweringContext, src, dst_ty, coord_map: CoordMap) -> list:
+def exchange(ctx: LoweringContext, src, dst_ty, coord_map: CoordMap,
+             static_map: Callable[[tuple], tuple] | None = None) -> list:
     """The registers of a `dst_ty` tensor whose element at coordinate c is the source
-    element at `coord_map(ctx, c)`."""
-    store_ty, kind, src_shape = write_to_smem(ctx, src)
+    element at `coord_map(ctx, c)`. With `static_map` (the same map on Python integers),
+    the scratch copy is swizzled for the reads (`_read_swizzle`)."""
+    swizzle = _read_swizzle(ctx, src.type, dst_ty, static_map) if static_map else None
+    if swizzle is None:
+        store_ty, kind, src_shape = write_to_smem(ctx, src)
+        out_ty = ctx.scalar_type(dst_ty)
+        out = []
+        for coord in ctx.coordinates(dst_ty):
+            index = ctx.linear_index(coord_map(ctx, coord), src_shape)
+            out.append(_load_scalar(ctx, index, kind, store_ty, out_ty))
+        return out
+    store_ty, kind = _smem_element_type(ctx, src.type)
+    src_shape = ctx.shape(src.type)
+    numel = 1
+    for n in src_shape:
+        numel *= n
+    ctx.barrier()
+    coords = ctx.coordinates(src.type)
+    regs = ctx.get(src)
+    vec = _store_vector_width(ctx, src, kind, store_ty)
+    for start in range(0, len(regs), vec):
+        index = _swizzled_index(ctx, coords[start], src_shape, swizzle)
+        if vec == 1:
+            _store_scalar(ctx, regs[start], index, kind, store_ty)
+        else:
+            store_vector(ctx, regs[start:start + vec], ctx.smem_ptr(index, store_ty))
+    ctx.reserve_smem(numel * element_bytes(store_ty))
+    ctx.barrier()
     out_ty = ctx.scalar_type(dst_ty)
-    out = []
-    for coord in ctx.coordinates(dst_ty):
-        index = ctx.linear_index(coord_map(ctx, coord), src_shape)
-        out.append(_load_scalar(ctx, index, kind, store_ty, out_ty))
-    return out
+    return [_load_scalar(ctx, _swizzled_index(ctx, coord_map(ctx, coord), src_shape, swizzle),
+                         kind, store_ty, out_ty) for coord in ctx.coordinates(dst_ty)]
+
+
+def _read_swizzle(ctx: LoweringContext, src_ty, dst_ty,
+                  static_map: Callable[[tuple], tuple]) -> tuple[int, list[int]] | None:
+    """(chunk elements, row bits) of an XOR swizzle for a scratch copy that the threads
+    of `dst_ty` read down its columns (a transpose, a change of the fastest dimension):
+    the row-major copy is cut into 16-byte chunks, and chunk k of row r is stored at
+    k ^ phase(r), where bit i of phase(r) is bit `row_bits[i]` of r. The row bits are
+    those the lanes of a reading warp step along, so that lanes reading one column land
+    in different banks; chunks stay whole, so vector writes stay vectors. None when the
+    reads go along rows already or the rows are shorter than two chunks."""
+    src_shape = ctx.shape(src_ty)
+    if len(src_shape) < 2 or not isinstance(ctx.layout(src_ty), BlockedLayout):
+        return None
+    store_ty, kind = _smem_element_type(ctx, src_ty)
+    vec = max(1, 16 // element_bytes(store_ty))
+    chunks = src_shape[-1] // vec
+    if kind is not None or src_shape[-1] % vec or chunks < 2:
+        return None
+    dst_shape = ctx.shape(dst_ty)
+    row_bits: list[int] = []
+    limit = min(chunks, 8).bit_length() - 1  # 8 chunks of 16 bytes span the 32 banks
+    for d, stride in ctx.layout(dst_ty).lane_strides():
+        if not 0 < stride < dst_shape[d]:
+            continue
+        unit = [0] * len(dst_shape)
+        unit[d] = stride
+        moved = static_map(tuple(unit))
+        step = moved[-2] % src_shape[-2]
+        if any(moved[i] for i in range(len(moved)) if i != len(moved) - 2) or step == 0:
+            continue
+        bit = step.bit_length() - 1
+        if step == 1 << bit and bit not in row_bits and len(row_bits) < limit:
+            row_bits.append(bit)
+    return (vec, row_bits) if row_bits else None
+
+
+def _swizzled_index(ctx: LoweringContext, coord, shape, swizzle: tuple[int, list[int]]):
+    """The row-major index of `coord` with its 16-byte chunk XOR-swizzled by its row."""
+    vec, row_bits = swizzle
+    row, col = coord[-2], coord[-1]
+    phase = None
+    for k, bit in enumerate(row_bits):
+        on = ctx.binop("arith.andi", ctx.binop("arith.shrui", row, ctx.i32(bit)), ctx.i32(1))
+        term = ctx.binop("arith.shli", on, ctx.i32(k)) if k else on
+        phase = term if phase is None else ctx.binop("arith.ori", phase, term)
+    shift = vec.bit_length() - 1
+    chunk = ctx.binop("arith.xori", ctx.binop("arith.shrui", col, ctx.i32(shift)), phase)
+    col = ctx.binop("arith.ori", ctx.binop("arith.shli", chunk, ctx.i32(shift)),
+                    ctx.binop("arith.andi", col, ctx.i32(vec - 1)))
+    return ctx.linear_index([*coord[:-1], col], shape)
 
 
 def same_placement(ctx: LoweringContext, src_ty, dst_ty) -> bool:
@@ -283,7 +358,11 @@ def _reshape_like(ctx: LoweringContext, op) -> list:
             index = ctx.binop("arith.divui", index, ctx.i32(src_shape[d]))
         return out[::-1]
 
-    return [exchange(ctx, src, result.type, coord_map)]
+    src_l, dst_l = ctx.layout(src.type), ctx.layout(result.type)
+    turns = isinstance(src_l, BlockedLayout) and isinstance(dst_l, BlockedLayout) and \
+        src_l.order[0] != dst_l.order[0]  # the fastest dimension changes: reads go down columns
+    identity = (lambda c: c) if src_shape == dst_shape and turns else None
+    return [exchange(ctx, src, result.type, coord_map, identity)]
 
 
 lowering("tt.reshape")(_reshape_like)
@@ -342,7 +421,13 @@ def lower_trans(ctx: LoweringContext, op) -> list:
             src_coord[src_dim] = coord[dst_dim]
         return src_coord
 
-    return [exchange(ctx, src, result.type, coord_map)]
+    def static_map(coord):
+        src_coord = [0] * len(order)
+        for dst_dim, src_dim in enumerate(order):
+            src_coord[src_dim] = coord[dst_dim]
+        return tuple(src_coord)
+
+    return [exchange(ctx, src, result.type, coord_map, static_map)]
 
 
 @lowering("tt.join")

@@ -94,7 +94,7 @@ def _axis(ir, op) -> int:
     return ir.IntegerAttr(op.attributes["axis"]).value
 
 
-class _Growth:
+class Growth:
     """The values that take a new layout, grown from seeds along the rules above."""
 
     def __init__(self, ir) -> None:
@@ -228,31 +228,37 @@ def propagate_mma_layouts(module) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        growth = _Growth(ir)
+        growth = Growth(ir)
         ops = _ops(ir, module)
         for op in ops:
             if op.name == "ttg.convert_layout":
                 source = _encoding(ir, op.operands[0])
                 if source is not None and isinstance(parse_layout(source), MmaLayout):
                     growth.assign(op.results[0], source)
-        want = growth.grow()
-        old_types = {}
-        for value, text in want.items():
-            if _encoding(ir, value) != text:
-                old_types[value] = value.type
-                value.set_type(_with_encoding(ir, value.type, text))
-        for op in _ops(ir, module):
-            for i, ty in enumerate(_expected_operands(ir, op, old_types)):
-                value = op.operands[i]
-                if ty is None or value.type == ty:
-                    continue
-                if _remade(ir, value):
-                    op.operands[i] = _remake(ir, value, ty, op)
-                else:
-                    op.operands[i] = ir.Operation.create(
-                        "ttg.convert_layout", results=[ty], operands=[value],
-                        loc=op.location, ip=ir.InsertionPoint(op)).results[0]
-        for op in _ops(ir, module):
-            if op.name == "ttg.convert_layout" and op.operands[0].type == op.results[0].type:
-                op.results[0].replace_all_uses_with(op.operands[0])
-                op.erase()
+        apply_growth(ir, module, growth.grow())
+
+
+def apply_growth(ir, module, want: dict) -> None:
+    """Give each value of `want` its layout (encoding text), then make every operand the
+    type its user now expects: a constant, splat or range is made again in that layout,
+    any other value gets a `ttg.convert_layout`; converts that became no-ops go."""
+    old_types = {}
+    for value, text in want.items():
+        if _encoding(ir, value) != text:
+            old_types[value] = value.type
+            value.set_type(_with_encoding(ir, value.type, text))
+    for op in _ops(ir, module):
+        for i, ty in enumerate(_expected_operands(ir, op, old_types)):
+            value = op.operands[i]
+            if ty is None or value.type == ty:
+                continue
+            if _remade(ir, value):
+                op.operands[i] = _remake(ir, value, ty, op)
+            else:
+                op.operands[i] = ir.Operation.create(
+                    "ttg.convert_layout", results=[ty], operands=[value],
+                    loc=op.location, ip=ir.InsertionPoint(op)).results[0]
+    for op in _ops(ir, module):
+        if op.name == "ttg.convert_layout" and op.operands[0].type == op.results[0].type:
+            op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
