@@ -1,6 +1,8 @@
 """The CUDA pipeline, stage by stage: ttir -> ttgir -> llir -> ptx -> cubin.
 
     ttgir  passes.ttgir.assign_layouts: a blocked layout on every tensor;
+           passes.ttgir.operand_order: dot tiles of transposed views load along their
+           contiguous dimension
            passes.ttgir.mma_layouts: fp16/bf16 dot accumulators in the mma layout
            passes.ttgir.propagate_mma: their users compute in that layout too
     llir   passes.to_llvm.lowering: per-thread gpu/arith/scf/llvm/nvvm code, then the
@@ -16,6 +18,7 @@ from tritonc.backends.cuda.ptxas import compile_ptx
 from tritonc.passes.to_llvm.lowering import lower_module
 from tritonc.passes.ttgir.assign_layouts import assign_layouts
 from tritonc.passes.ttgir.mma_layouts import assign_mma_layouts
+from tritonc.passes.ttgir.operand_order import order_dot_operands
 from tritonc.passes.ttgir.propagate_mma import propagate_mma_layouts
 
 
@@ -23,6 +26,7 @@ def make_ttgir(module, kernel, arch: int):
     """TTIR -> TTGIR, in place: default layouts, then the tensor-core accumulators and the
     ops that compute on them."""
     assign_layouts(module, kernel.metadata["num_warps"])
+    order_dot_operands(module, kernel.metadata["num_warps"])
     assign_mma_layouts(module, kernel.metadata["num_warps"], arch)
     propagate_mma_layouts(module)
     return module

@@ -109,16 +109,19 @@ def block_addresses(ctx: LoweringContext, op, parts: list, tile_type) -> tuple[l
 @dataclass(frozen=True)
 class _PartsInfo:
     """What is known of a block pointer's parts on every path to a use: the byte
-    divisibility of its base, its strides, and the divisibility of its offsets."""
+    divisibility of its base, its strides, the divisibility of its offsets and of its
+    shape."""
 
     base: int
     strides: tuple[AxisInfo, ...]
     offsets: tuple[int, ...]
+    shape: tuple[int, ...]
 
     def meet(self, other: _PartsInfo) -> _PartsInfo:
         return _PartsInfo(gcd(self.base, other.base),
                           tuple(meet(a, b) for a, b in zip(self.strides, other.strides)),
-                          tuple(gcd(a, b) for a, b in zip(self.offsets, other.offsets)))
+                          tuple(gcd(a, b) for a, b in zip(self.offsets, other.offsets)),
+                          tuple(gcd(a, b) for a, b in zip(self.shape, other.shape)))
 
 
 def _parts_info(ctx: LoweringContext, ptr) -> _PartsInfo | None:
@@ -142,22 +145,24 @@ def _parts_info(ctx: LoweringContext, ptr) -> _PartsInfo | None:
         parts = list(owner.operands)
         info = _PartsInfo(axis.get(parts[0]).divisibility,
                           tuple(axis.get(v) for v in parts[1 + rank:1 + 2 * rank]),
-                          tuple(axis.get(v).divisibility for v in parts[1 + 2 * rank:]))
+                          tuple(axis.get(v).divisibility for v in parts[1 + 2 * rank:]),
+                          tuple(axis.get(v).divisibility for v in parts[1:1 + rank]))
     elif owner.name == "tt.advance":
         before = _parts_info(ctx, owner.operands[0])
         if before is not None:
             deltas = [axis.get(v).divisibility for v in list(owner.operands)[1:]]
             info = _PartsInfo(before.base, before.strides,
-                              tuple(gcd(o, d) for o, d in zip(before.offsets, deltas)))
+                              tuple(gcd(o, d) for o, d in zip(before.offsets, deltas)),
+                              before.shape)
     memo[ptr] = info
     return info
 
 
 def block_vector_width(ctx: LoweringContext, op, tile_ty) -> int:
     """How many consecutive registers of a block-pointer tile one access may cover: along
-    the layout's fastest dimension f, when the stride of f is the constant 1, f is not
-    bounds-checked, and the base, the other strides and the offset of f keep every vector
-    aligned to its size."""
+    the layout's fastest dimension f, when the stride of f is the constant 1, and the
+    base, the other strides and the offset of f keep every vector aligned to its size;
+    when f is bounds-checked, its size too, so a vector lies wholly inside or outside."""
     layout, shape = ctx.layout(tile_ty), ctx.shape(tile_ty)
     info = _parts_info(ctx, op.operands[0])
     if info is None or not isinstance(layout, BlockedLayout):
@@ -165,12 +170,13 @@ def block_vector_width(ctx: LoweringContext, op, tile_ty) -> int:
     f = layout.order[0]
     nbytes = element_bytes(ctx.scalar_type(tile_ty))
     checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
-    if info.strides[f].value != 1 or f in checked:
+    if info.strides[f].value != 1:
         return 1
     vec = min(layout.vector_width, shape[f], max(1, 16 // nbytes))
     while vec > 1 and not (info.base % (vec * nbytes) == 0 and info.offsets[f] % vec == 0
                            and all(s.divisibility % vec == 0 for d, s in enumerate(info.strides)
-                                   if d != f)):
+                                   if d != f)
+                           and (f not in checked or info.shape[f] % vec == 0)):
         vec //= 2
     return vec
 

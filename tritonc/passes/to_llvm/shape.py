@@ -334,6 +334,8 @@ def lower_broadcast(ctx: LoweringContext, op) -> list:
 @lowering("tt.trans")
 def lower_trans(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
+    if result in ctx.smem_operands:
+        return [[]]  # a pipelined tile a wgmma reads transposed (pipeline.py)
     order = list(ir.DenseI32ArrayAttr(op.attributes["order"]))
 
     def coord_map(ctx, coord):
@@ -342,7 +344,9 @@ def lower_trans(ctx: LoweringContext, op) -> list:
             src_coord[src_dim] = coord[dst_dim]
         return src_coord
 
-    return [exchange(ctx, src, result.type, coord_map)]
+    regs = _gather_local(ctx, src, result.type,
+                         lambda c: tuple(c[order.index(d)] for d in range(len(order))))
+    return [regs if regs is not None else exchange(ctx, src, result.type, coord_map)]
 
 
 @lowering("tt.join")
