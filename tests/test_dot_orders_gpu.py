@@ -97,3 +97,29 @@ def test_tensor_descriptors(dtype):
         a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), c.stride(1), BLOCK_M=128,
         BLOCK_N=128, BLOCK_K=64, GROUP_M=8, PRECISION="ieee", num_warps=8, num_stages=3)
     _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kernel", ["attn_fwd_ptr", "attn_fwd_desc"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal):
+    import attention_kernels as ak
+    import torch
+
+    torch.manual_seed(6)
+    z, h, n_ctx = 2, 3, 512
+    q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda").to(getattr(torch, dtype))
+               for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    getattr(ak, kernel)[(n_ctx // 128, z * h)](
+        q, k, v, 0.5, out, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
+        STAGE=3 if causal else 1, num_warps=8, num_stages=3)
+    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
+    if causal:
+        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
+        scores = scores.masked_fill(~keep, float("-inf"))
+    want = torch.softmax(scores, dim=-1) @ v.double()
+    err = ((out.double() - want).norm() / want.norm()).item()
+    assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err

@@ -109,3 +109,39 @@ CHECK: wgmma.fence.sync.aligned
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 256) * 2
+
+
+@pytest.mark.parametrize("source, a_col, b_col", [
+    ("block pointers", False, False), ("block pointers", True, True),
+    ("descriptors", False, False)])
+def test_bounds_checked_tiles_join_the_ring(source, a_col, b_col, tmp_path):
+    """Block-pointer tiles checked on both dimensions and descriptor tiles (always
+    checked) arrive by 16-byte cp.async when the sizes keep each vector wholly inside or
+    outside: no register staging, no spills."""
+    sig = {n: "*bf16" for n in ("a_ptr", "b_ptr", "c_ptr")}
+    sig.update({n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")})
+    const = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, PRECISION="ieee",
+                 stride_cn=1)
+    if source == "descriptors":
+        fn = mk.matmul_descriptor
+    else:
+        fn = mk.matmul_block_ptr
+        del sig["stride_am"], sig["stride_bk"]
+        sig["stride_ak" if a_col else "stride_am"] = "i32"
+        sig["stride_bn" if b_col else "stride_bk"] = "i32"
+        const.update({"stride_am" if a_col else "stride_ak": 1,
+                      "stride_bk" if b_col else "stride_bn": 1,
+                      "A_ORDER": (0, 1) if a_col else (1, 0),
+                      "B_ORDER": (0, 1) if b_col else (1, 0)})
+    k = tritonc.compile(fn, sig, const, target="cuda:90", divisible_by_16=set(sig),
+                        num_warps=8, num_stages=3)
+    filecheck(k.asm["ptx"], f"""
+CHECK: .target sm_90a
+CHECK-NOT: ld.global
+CHECK: cp.async.cg.shared.global [{{{{.*}}}}], [{{{{.*}}}}], 16
+CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
+""", tmp_path)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 256) * 2

@@ -22,7 +22,13 @@ from __future__ import annotations
 
 from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
-from tritonc.passes.to_llvm.blocks import block_addresses, block_vector_width, is_block_pointer
+from tritonc.passes.to_llvm.blocks import (
+    block_addresses,
+    block_vector_width,
+    descriptor_addresses,
+    descriptor_vector_width,
+    is_block_pointer,
+)
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
@@ -82,6 +88,8 @@ def _is_transposed(ctx: LoweringContext, load) -> bool:
 
 def _copy_width(ctx: LoweringContext, load) -> int:
     """Registers of `load`'s tile one cp.async moves."""
+    if load.name == "tt.descriptor_load":
+        return descriptor_vector_width(ctx, load, load.results[0].type)
     if is_block_pointer(load.operands[0].type):
         return block_vector_width(ctx, load, load.results[0].type)
     segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
@@ -127,7 +135,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     loads = []
     for op in block.operations:
         op = op.operation
-        found = _dot_use(op) if op.name == "tt.load" else None
+        found = _dot_use(op) if op.name in ("tt.load", "tt.descriptor_load") else None
         if found is None:
             continue
         dot, trans = found
@@ -140,7 +148,10 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         if len(ctx.shape(op.results[0].type)) != 2:
             continue
-        if is_block_pointer(op.operands[0].type):
+        if op.name == "tt.descriptor_load":
+            if _is_transposed(ctx, op):
+                continue
+        elif is_block_pointer(op.operands[0].type):
             if not _block_tile_ok(ctx, op, dot):
                 continue
         else:
@@ -156,7 +167,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         return None
     ops: list = []
     args: set = set()
-    roots = [v for load in loads for v in list(load.operands)[:2]]
+    roots = [v for load in loads for v in _load_inputs(load)]
     if not backward_slice(block, roots, ops, args):
         return None
     terminator = list(block.operations)[-1]
@@ -272,6 +283,14 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         got = iter(evaluate(ctx, p.ops, bindings, wanted))
         ptrs, masks = [], []
         for load in p.loads:
+            if load.name == "tt.descriptor_load":
+                parts = next(got)
+                coords = [next(got)[0] for _ in range(len(list(load.operands)) - 1)]
+                addresses, preds = descriptor_addresses(ctx, parts, coords,
+                                                        load.results[0].type)
+                ptrs.append(addresses)
+                masks.append(preds)
+                continue
             if is_block_pointer(load.operands[0].type):
                 addresses, preds = block_addresses(ctx, load, next(got), load.results[0].type)
                 ptrs.append(addresses)
@@ -308,6 +327,8 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
 
 
 def _load_inputs(load) -> list:
+    if load.name == "tt.descriptor_load":
+        return list(load.operands)
     segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
     return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
 
