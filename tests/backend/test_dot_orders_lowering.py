@@ -145,3 +145,21 @@ CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 256) * 2
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+def test_every_order_takes_mma_sync_on_ampere(a_col, b_col, b_trans, tmp_path):
+    """The ring holds each tile as it lies in memory; ldmatrix reads a row-major A and a
+    K-major B as they are, an M-major A and a row-major B transposed (`.trans`)."""
+    k = _compile(a_col, b_col, b_trans, 80, "fp16", (128, 128, 64), 8)
+    filecheck(k.asm["ptx"], """
+CHECK: .target sm_80
+CHECK: cp.async.cg.shared.global
+CHECK: ldmatrix.sync.aligned.m8n8.x4
+CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+CHECK-NOT: wgmma
+""", tmp_path)
+    ptx = k.asm["ptx"]
+    assert ("ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx) == (not a_col or b_col)
+    assert ("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx) == (a_col or not b_col)
+    assert "ld.global" not in ptx
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0

@@ -71,9 +71,9 @@ class Plan:
     """What to pipeline in one loop; `wgmma_loads`: the loads whose buffers a wgmma reads
     (laid out in column blocks, see LoweringContext.swizzled_index); `transposed`: tiles
     whose contiguous dimension is the first (the layout's order is (0, 1)), stored one
-    column per row: a K-major B or an M-major A operand of a wgmma; `trans`: the
-    `tt.trans` between a load and its wgmma, whose operand is then the stored tile read
-    transposed."""
+    column per row: a K-major B or an M-major A operand (wgmma reads them through its
+    transpose immediates, mma.sync with ldmatrix); `trans`: the `tt.trans` between a load
+    and its dot, whose operand is then the stored tile read transposed."""
 
     def __init__(self, loop, loads, ops, args, wgmma_loads: list, transposed: list,
                  trans: dict) -> None:
@@ -101,15 +101,11 @@ def _copy_width(ctx: LoweringContext, load) -> int:
     return vector_width(ctx, load.operands[0], mask, 2)
 
 
-def _block_tile_ok(ctx: LoweringContext, load, dot) -> bool:
-    """A block-pointer tile cp.async can copy: zero padding, and stored transposed only
-    as an operand of a wgmma."""
+def _block_tile_ok(ctx: LoweringContext, load) -> bool:
+    """A block-pointer tile cp.async can copy: zero padding, a blocked layout."""
     if ir.StringAttr(load.attributes["padding"]).value not in ("", "zero"):
         return False
-    layout = ctx.layout(load.results[0].type)
-    if not isinstance(layout, BlockedLayout):
-        return False
-    return layout.order[0] == 1 or warpgroup_dot(ctx, dot)
+    return isinstance(ctx.layout(load.results[0].type), BlockedLayout)
 
 
 def _dot_use(load):
@@ -140,8 +136,8 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         dot, trans = found
         if trans is not None and (is_block_pointer(op.operands[0].type)
-                                  or _is_transposed(ctx, op) or not warpgroup_dot(ctx, dot)):
-            continue  # a transposed row-major tile: only wgmma reads it K- or M-major
+                                  or _is_transposed(ctx, op)):
+            continue
         if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
             continue
         if element_bytes(ctx.scalar_type(op.results[0].type)) != 2:
@@ -152,14 +148,12 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             if _is_transposed(ctx, op):
                 continue
         elif is_block_pointer(op.operands[0].type):
-            if not _block_tile_ok(ctx, op, dot):
+            if not _block_tile_ok(ctx, op):
                 continue
         else:
             segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
             if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
                 continue
-            if _is_transposed(ctx, op) and not warpgroup_dot(ctx, dot):
-                continue  # stored transposed: only wgmma reads such a buffer
         if _copy_width(ctx, op) < 2:
             continue  # cp.async moves at least 4 bytes
         loads.append(op)
