@@ -1,7 +1,8 @@
 """The matmul zoo: every way a matmul is written, tritonc beside Triton on the same source
 in the same run, with torch.matmul (cuBLAS) for scale.
 
-    python3 benchmarks/matmul_zoo.py [--quick] [--dtypes fp16,bf16] [--out results.json]
+    python3 benchmarks/matmul_zoo.py [--quick] [--dtypes fp16,bf16] [--sizes 4096,8192]
+                                     [--out results.json]
 
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
 {pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors (row-major
@@ -10,8 +11,9 @@ sizes 4096^3, 8192^3 and 4000^3 (kernels of benchmarks/matmul_kernels.py). fp8 a
 accumulate in fp32 from fp16-rounded reference inputs. Each result is checked against
 torch before it is timed; a case a compiler cannot run is reported with its error, and
 the run goes on. `--quick`: fp16 and bf16, the 128 x 256 x 64 tiles, sizes 4096^3 and
-4000^3 (about two minutes). Prints one line per row and the geometric mean of tritonc /
-Triton.
+4000^3 (about one minute for each dtype). The whole zoo is more than one run of a few
+minutes: split it by `--dtypes` and `--sizes`. Prints one line per row and the geometric
+mean of tritonc / Triton.
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--dtypes", default=None)
+    parser.add_argument("--sizes", default=None)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     dtypes = args.dtypes.split(",") if args.dtypes else (
@@ -134,6 +137,11 @@ def main() -> None:
             parser.error(f"unknown dtype {d!r} (choose from {', '.join(DTYPES)})")
     tiles = TILES[1:] if args.quick else TILES
     sizes = [4096, 4000] if args.quick else SIZES
+    if args.sizes:
+        try:
+            sizes = [int(x) for x in args.sizes.split(",")]
+        except ValueError:
+            parser.error(f"--sizes takes integers separated by commas, got {args.sizes!r}")
     path = HERE / "matmul_kernels.py"
     flavours = {name: load_kernels(name, path) for name in ("tritonc", "triton")}
     _triton_allocator(flavours)
