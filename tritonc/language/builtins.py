@@ -87,9 +87,10 @@ def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", evict
 @builtin
 def make_block_ptr(base, shape, strides, offsets, block_shape, order, _semantic=None) -> tensor:
     """A pointer to a `block_shape` window of the `shape`/`strides` tensor at `base`."""
+    order = [_unwrap(o) for o in _unwrap(order)]
     return _semantic.make_block_ptr(base, [_unwrap(s) for s in shape],
                                     [_unwrap(s) for s in strides], [_unwrap(o) for o in offsets],
-                                    _unwrap_shape(block_shape), [_unwrap(o) for o in order])
+                                    _unwrap_shape(block_shape), order)
 
 
 @builtin

@@ -9,6 +9,7 @@ imported when it is first run.
 
     convert-to-ttgir       TTIR -> TTGIR: module attributes and default blocked layouts
     assign-layouts         a blocked layout on every tensor without one
+    operand-order          dot tiles of transposed views load along their contiguous dim
     mma-layouts            fp16/bf16 dot accumulators in the tensor-core layout
     propagate-mma          the users of a dot's result compute in its layout too
     convert-ttgir-to-llvm  TTGIR -> a gpu.module of per-thread llvm/nvvm/arith/scf code
@@ -68,6 +69,13 @@ def mma_layouts_pass(module) -> None:
     assign_mma_layouts(module, options.num_warps, options.arch)
 
 
+def operand_order_pass(module) -> None:
+    """operand-order with the module's `ttg.num-warps`."""
+    from tritonc.passes.ttgir.operand_order import order_dot_operands
+
+    order_dot_operands(module, _ttgir_options(module).num_warps)
+
+
 def convert_ttgir_to_llvm_pass(module):
     """convert-ttgir-to-llvm with the module's options; returns the new gpu.module's module."""
     from tritonc.passes.to_llvm.lowering import lower_module
@@ -82,6 +90,8 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
              ("num-warps", "threads-per-warp", "target", "num-stages")),
     PassInfo("assign-layouts", _SELF, "assign_layouts_pass", ("num-warps",),
              "tritonc.passes.ttgir.assign_layouts"),
+    PassInfo("operand-order", _SELF, "operand_order_pass", (),
+             "tritonc.passes.ttgir.operand_order"),
     PassInfo("mma-layouts", _SELF, "mma_layouts_pass", (), "tritonc.passes.ttgir.mma_layouts"),
     PassInfo("propagate-mma", "tritonc.passes.ttgir.propagate_mma", "propagate_mma_layouts"),
     PassInfo("convert-ttgir-to-llvm", _SELF, "convert_ttgir_to_llvm_pass", (),

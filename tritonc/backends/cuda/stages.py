@@ -8,7 +8,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            loop-invariant code motion, symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
            ttg.threads-per-warp, ttg.target, ttg.num-stages; default blocked layouts),
-           mma-layouts, propagate-mma
+           operand-order (dot tiles of transposed views load along their contiguous
+           dimension), mma-layouts, propagate-mma
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
@@ -41,6 +42,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         f"convert-to-ttgir{{num-warps={options.num_warps} "
         f"threads-per-warp={options.threads_per_warp} target={target} "
         f"num-stages={options.num_stages}}}",
+        "operand-order",
         "mma-layouts",
         "propagate-mma",
     )

@@ -109,16 +109,19 @@ def block_addresses(ctx: LoweringContext, op, parts: list, tile_type) -> tuple[l
 @dataclass(frozen=True)
 class _PartsInfo:
     """What is known of a block pointer's parts on every path to a use: the byte
-    divisibility of its base, its strides, and the divisibility of its offsets."""
+    divisibility of its base, its strides, the divisibility of its offsets and of its
+    shape."""
 
     base: int
     strides: tuple[AxisInfo, ...]
     offsets: tuple[int, ...]
+    shape: tuple[int, ...]
 
     def meet(self, other: _PartsInfo) -> _PartsInfo:
         return _PartsInfo(gcd(self.base, other.base),
                           tuple(meet(a, b) for a, b in zip(self.strides, other.strides)),
-                          tuple(gcd(a, b) for a, b in zip(self.offsets, other.offsets)))
+                          tuple(gcd(a, b) for a, b in zip(self.offsets, other.offsets)),
+                          tuple(gcd(a, b) for a, b in zip(self.shape, other.shape)))
 
 
 def _parts_info(ctx: LoweringContext, ptr) -> _PartsInfo | None:
@@ -142,22 +145,24 @@ def _parts_info(ctx: LoweringContext, ptr) -> _PartsInfo | None:
         parts = list(owner.operands)
         info = _PartsInfo(axis.get(parts[0]).divisibility,
                           tuple(axis.get(v) for v in parts[1 + rank:1 + 2 * rank]),
-                          tuple(axis.get(v).divisibility for v in parts[1 + 2 * rank:]))
+                          tuple(axis.get(v).divisibility for v in parts[1 + 2 * rank:]),
+                          tuple(axis.get(v).divisibility for v in parts[1:1 + rank]))
     elif owner.name == "tt.advance":
         before = _parts_info(ctx, owner.operands[0])
         if before is not None:
             deltas = [axis.get(v).divisibility for v in list(owner.operands)[1:]]
             info = _PartsInfo(before.base, before.strides,
-                              tuple(gcd(o, d) for o, d in zip(before.offsets, deltas)))
+                              tuple(gcd(o, d) for o, d in zip(before.offsets, deltas)),
+                              before.shape)
     memo[ptr] = info
     return info
 
 
 def block_vector_width(ctx: LoweringContext, op, tile_ty) -> int:
     """How many consecutive registers of a block-pointer tile one access may cover: along
-    the layout's fastest dimension f, when the stride of f is the constant 1, f is not
-    bounds-checked, and the base, the other strides and the offset of f keep every vector
-    aligned to its size."""
+    the layout's fastest dimension f, when the stride of f is the constant 1, and the
+    base, the other strides and the offset of f keep every vector aligned to its size;
+    when f is bounds-checked, its size too, so a vector lies wholly inside or outside."""
     layout, shape = ctx.layout(tile_ty), ctx.shape(tile_ty)
     info = _parts_info(ctx, op.operands[0])
     if info is None or not isinstance(layout, BlockedLayout):
@@ -165,12 +170,13 @@ def block_vector_width(ctx: LoweringContext, op, tile_ty) -> int:
     f = layout.order[0]
     nbytes = element_bytes(ctx.scalar_type(tile_ty))
     checked = set(ir.DenseI32ArrayAttr(op.attributes["boundary_check"]))
-    if info.strides[f].value != 1 or f in checked:
+    if info.strides[f].value != 1:
         return 1
     vec = min(layout.vector_width, shape[f], max(1, 16 // nbytes))
     while vec > 1 and not (info.base % (vec * nbytes) == 0 and info.offsets[f] % vec == 0
                            and all(s.divisibility % vec == 0 for d, s in enumerate(info.strides)
-                                   if d != f)):
+                                   if d != f)
+                           and (f not in checked or info.shape[f] % vec == 0)):
         vec //= 2
     return vec
 
@@ -194,6 +200,54 @@ def store_block(ctx: LoweringContext, op) -> None:
                 block_vector_width(ctx, op, value.type))
 
 
+def _descriptor_info(ctx: LoweringContext, desc) -> _PartsInfo | None:
+    """What is known of the parts of the descriptor `desc`, made in the kernel (its
+    offsets are those of each access: empty here)."""
+    owner = desc.owner
+    if isinstance(owner, ir.Block) or owner.name != "tt.make_tensor_descriptor":
+        return None
+    axis = analysis(ctx)
+    parts = list(owner.operands)
+    rank = (len(parts) - 1) // 2
+    return _PartsInfo(axis.get(parts[0]).divisibility,
+                      tuple(axis.get(v) for v in parts[1 + rank:]), (),
+                      tuple(axis.get(v).divisibility for v in parts[1:1 + rank]))
+
+
+def descriptor_vector_width(ctx: LoweringContext, op, tile_ty) -> int:
+    """How many consecutive registers of a descriptor tile one access may cover: as
+    `block_vector_width`, with every dimension bounds-checked and the offsets of this
+    access (`op`'s coordinates)."""
+    layout, shape = ctx.layout(tile_ty), ctx.shape(tile_ty)
+    info = _descriptor_info(ctx, op.operands[0])
+    if info is None or not isinstance(layout, BlockedLayout):
+        return 1
+    f = layout.order[0]
+    if info.strides[f].value != 1:
+        return 1
+    nbytes = element_bytes(ctx.scalar_type(tile_ty))
+    coords = list(op.operands)[1:] if op.name == "tt.descriptor_load" else \
+        list(op.operands)[2:]
+    offset = analysis(ctx).get(coords[f]).divisibility
+    vec = min(layout.vector_width, shape[f], max(1, 16 // nbytes))
+    while vec > 1 and not (info.base % (vec * nbytes) == 0 and offset % vec == 0
+                           and info.shape[f] % vec == 0
+                           and all(s.divisibility % vec == 0 for d, s in enumerate(info.strides)
+                                   if d != f)):
+        vec //= 2
+    return vec
+
+
+def descriptor_addresses(ctx: LoweringContext, parts: list, coords: list,
+                         tile_type) -> tuple[list, list]:
+    """Addresses and in-bounds predicates of the tile at `coords` (i32 values) of the
+    descriptor whose lowered parts are `parts`."""
+    rank = (len(parts) - 1) // 2
+    base, shape = parts[0], parts[1:1 + rank]
+    strides = [_i64(ctx, s) for s in parts[1 + rank:]]
+    return _addresses(ctx, base, shape, strides, coords, tile_type, set(range(rank)))
+
+
 def _descriptor_parts(ctx: LoweringContext, desc):
     parts = ctx.get(desc)
     rank = (len(parts) - 1) // 2
@@ -202,12 +256,14 @@ def _descriptor_parts(ctx: LoweringContext, desc):
 
 @lowering("tt.descriptor_load")
 def lower_descriptor_load(ctx: LoweringContext, op) -> list:
-    base, shape, strides, rank = _descriptor_parts(ctx, op.operands[0])
-    offsets = [ctx.get(v)[0] for v in list(op.operands)[1:]]
     result = op.results[0]
-    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, result.type, set(range(rank)))
+    if result in ctx.smem_operands:
+        return [[]]  # pipelined: the tile arrives in shared memory by cp.async
+    offsets = [ctx.get(v)[0] for v in list(op.operands)[1:]]
+    ptrs, preds = descriptor_addresses(ctx, ctx.get(op.operands[0]), offsets, result.type)
     elt_ty = ctx.scalar_type(result.type)
-    return [emit_loads(ctx, ptrs, preds, [ctx.const(0, elt_ty)] * len(ptrs), elt_ty, 1)]
+    return [emit_loads(ctx, ptrs, preds, [ctx.const(0, elt_ty)] * len(ptrs), elt_ty,
+                       descriptor_vector_width(ctx, op, result.type))]
 
 
 @lowering("tt.descriptor_store")

@@ -109,9 +109,30 @@ def _mma(ctx: LoweringContext, op) -> list:
         return [ctx.value("llvm.extractvalue", [out], i32,
                           {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
 
+    # a ring buffer stored one column per row: A as K rows of M, B as N rows of K
+    a_flipped = not in_registers and a in ctx.smem_k_major
+    b_flipped = b in ctx.smem_k_major
+    lane_q = ctx.binop("arith.shrui", ctx.lane, ctx.i32(3))  # the matrix a lane addresses
+    lane_r = ctx.binop("arith.andi", ctx.lane, ctx.i32(7))  # and its row in it
+    half = ctx.binop("arith.muli", ctx.binop("arith.andi", lane_q, ctx.i32(1)), ctx.i32(8))
+    pair = ctx.binop("arith.muli", ctx.binop("arith.shrui", lane_q, ctx.i32(1)), ctx.i32(8))
+    a_lane_k = ctx.binop("arith.addi", lane_r, pair)
+    a_lane_m = ctx.binop("arith.addi", warp_row, half)
+    b_lane_n = ctx.binop("arith.addi", warp_col, ctx.binop("arith.addi", lane_r, pair))
+
+    def flipped_address(staged, row, col, row_len: int):
+        index = ctx.swizzled_index(row, col, staged.shape[1], row_len)
+        return ctx.smem_address(index, 2, staged.offset)
+
     def a_fragment(i: int, kk: int) -> list:
         if in_registers:
             return fragments[i * (k_dim // 16) + kk]
+        if a_flipped:
+            # matrix q holds rows k0 + 8 (q // 2) .. + 7 at columns m0 + 8 (q % 2) .. + 7;
+            # read transposed, they are a0..a3
+            k = ctx.binop("arith.addi", a_lane_k, ctx.i32(kk * 16))
+            m = ctx.binop("arith.addi", a_lane_m, ctx.i32(i * 16))
+            return ldmatrix(flipped_address(staged_a, k, m, m_dim), 4, True)
         # lanes 0-15 address rows 0-15 at column 0 of the 16 x 16 slice, lanes 16-31 the
         # same rows at column 8: the four 8 x 8 matrices are a0..a3 of mma's A operand
         row = ctx.binop("arith.addi", warp_row, ctx.binop("arith.addi", lane_row,
@@ -120,6 +141,12 @@ def _mma(ctx: LoweringContext, op) -> list:
         return ldmatrix(shared_address(staged_a, row, col, k_dim), 4, False)
 
     def b_fragments(j: int, kk: int) -> list:
+        if b_flipped:
+            # matrix q holds rows n0 + 8 (j + q // 2) .. + 7 at columns k0 + 8 (q % 2):
+            # b0, b1 of tile j, then of tile j + 1
+            n = ctx.binop("arith.addi", b_lane_n, ctx.i32(j * 8))
+            k = ctx.binop("arith.addi", half, ctx.i32(kk * 16))
+            return ldmatrix(flipped_address(staged_b, n, k, k_dim), 4, False)
         # transposed loads of rows k (16 of them) of columns n .. n + 7 of tile j (lanes
         # 0-15) and of tile j + 1 (lanes 16-31): b0, b1 of tile j, then of tile j + 1
         k = ctx.binop("arith.addi", lane_row, ctx.i32(kk * 16))

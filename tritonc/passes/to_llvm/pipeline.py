@@ -20,8 +20,15 @@ with zeros by the copy (src-size 0), so a load may only have `other` = 0.
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
-from tritonc.passes.to_llvm.blocks import block_addresses, block_vector_width, is_block_pointer
+from tritonc.passes.to_llvm.blocks import (
+    block_addresses,
+    block_vector_width,
+    descriptor_addresses,
+    descriptor_vector_width,
+    is_block_pointer,
+)
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
@@ -70,32 +77,60 @@ def _is_zero_constant(value) -> bool:
 
 class Plan:
     """What to pipeline in one loop; `wgmma_loads`: the loads whose buffers a wgmma reads
-    (laid out in column blocks, see LoweringContext.swizzled_index); `transposed`: block
-    pointer tiles whose contiguous dimension is the first, stored one column per row (a
-    K-major B operand)."""
+    (laid out in column blocks, see LoweringContext.swizzled_index); `transposed`: tiles
+    whose contiguous dimension is the first (the layout's order is (0, 1)), stored one
+    column per row: a K-major B or an M-major A operand (wgmma reads them through its
+    transpose immediates, mma.sync with ldmatrix); `trans`: the `tt.trans` between a load
+    and its dot, whose operand is then the stored tile read transposed."""
 
-    def __init__(self, loop, loads, ops, args, wgmma_loads: list, transposed: list) -> None:
+    def __init__(self, loop, loads, ops, args, wgmma_loads: list, transposed: list,
+                 trans: dict) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
-        self.wgmma_loads, self.transposed = wgmma_loads, transposed
+        self.wgmma_loads, self.transposed, self.trans = wgmma_loads, transposed, trans
+
+
+def _is_transposed(ctx: LoweringContext, load) -> bool:
+    layout = ctx.layout(load.results[0].type)
+    return isinstance(layout, BlockedLayout) and layout.order[0] == 0
 
 
 def _copy_width(ctx: LoweringContext, load) -> int:
     """Registers of `load`'s tile one cp.async moves."""
+    if load.name == "tt.descriptor_load":
+        return descriptor_vector_width(ctx, load, load.results[0].type)
     if is_block_pointer(load.operands[0].type):
         return block_vector_width(ctx, load, load.results[0].type)
     segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
-    return vector_width(ctx, load.operands[0], load.operands[1] if segs[1] else None, 2)
+    mask = load.operands[1] if segs[1] else None
+    if _is_transposed(ctx, load):  # registers run along the first dimension
+        layout = ctx.layout(load.results[0].type)
+        return analysis_along(ctx).vector_width(load.operands[0], mask, 0, 2,
+                                                layout.size_per_thread[0])
+    return vector_width(ctx, load.operands[0], mask, 2)
 
 
-def _block_tile_ok(ctx: LoweringContext, load, dot, operand: int) -> bool:
-    """A block-pointer tile cp.async can copy: zero padding, and stored transposed only
-    as the B operand of a wgmma."""
+def _block_tile_ok(ctx: LoweringContext, load) -> bool:
+    """A block-pointer tile cp.async can copy: zero padding, a blocked layout."""
     if ir.StringAttr(load.attributes["padding"]).value not in ("", "zero"):
         return False
-    layout = ctx.layout(load.results[0].type)
-    if not isinstance(layout, BlockedLayout):
-        return False
-    return layout.order[0] == 1 or (operand == 1 and warpgroup_dot(ctx, dot))
+    return isinstance(ctx.layout(load.results[0].type), BlockedLayout)
+
+
+def _dot_use(load):
+    """(the dot reading `load`'s tile, the `tt.trans` between them or None), or None when
+    the tile has another user."""
+    uses = list(load.results[0].uses)
+    if len(uses) != 1:
+        return None
+    trans = None
+    if uses[0].owner.name == "tt.trans":
+        trans = uses[0].owner
+        uses = list(trans.results[0].uses)
+        if len(uses) != 1:
+            return None
+    if uses[0].owner.name != "tt.dot" or uses[0].operand_number > 1:
+        return None
+    return uses[0].owner, trans
 
 
 def plan(ctx: LoweringContext, loop) -> Plan | None:
@@ -104,11 +139,12 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     loads = []
     for op in block.operations:
         op = op.operation
-        if op.name != "tt.load" or len(list(op.results[0].uses)) != 1:
+        found = _dot_use(op) if op.name in ("tt.load", "tt.descriptor_load") else None
+        if found is None:
             continue
-        use = next(iter(op.results[0].uses))
-        dot = use.owner
-        if dot.name != "tt.dot" or use.operand_number > 1:
+        dot, trans = found
+        if trans is not None and (is_block_pointer(op.operands[0].type)
+                                  or _is_transposed(ctx, op)):
             continue
         if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
             continue
@@ -116,8 +152,11 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         if len(ctx.shape(op.results[0].type)) != 2:
             continue
-        if is_block_pointer(op.operands[0].type):
-            if not _block_tile_ok(ctx, op, dot, use.operand_number):
+        if op.name == "tt.descriptor_load":
+            if _is_transposed(ctx, op):
+                continue
+        elif is_block_pointer(op.operands[0].type):
+            if not _block_tile_ok(ctx, op):
                 continue
         else:
             segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
@@ -130,7 +169,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         return None
     ops: list = []
     args: set = set()
-    roots = [v for load in loads for v in list(load.operands)[:2]]
+    roots = [v for load in loads for v in _load_inputs(load)]
     if not backward_slice(block, roots, ops, args):
         return None
     terminator = list(block.operations)[-1]
@@ -144,11 +183,13 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             return None
     order = {op: i for i, op in enumerate(block.operations)}
     ops.sort(key=lambda o: order[o])
-    wgmma_loads = [load for load in loads
-                   if warpgroup_dot(ctx, next(iter(load.results[0].uses)).owner)]
-    transposed = [load for load in loads if is_block_pointer(load.operands[0].type)
-                  and ctx.layout(load.results[0].type).order[0] == 0]
-    return Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed)
+    p_trans: dict = {}
+    wgmma_loads = [load for load in loads if warpgroup_dot(ctx, _dot_use(load)[0])]
+    transposed = [load for load in loads if _is_transposed(ctx, load)]
+    for load in loads:
+        if _dot_use(load)[1] is not None:
+            p_trans[load] = _dot_use(load)[1]
+    return Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed, p_trans)
 
 
 def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
@@ -232,9 +273,8 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     for arg in arg_values:
         vec = 1
         for load in p.loads:
-            if load.operands[0] == arg:
-                inputs = _load_inputs(load)
-                vec = vector_width(ctx, arg, inputs[1] if len(inputs) > 1 else None, 2)
+            if load.operands[0] == arg and not is_block_pointer(arg.type):
+                vec = _copy_width(ctx, load)
         p.vecs.append(vec)
     p.sizes = [ctx.num_registers(a.type) for a in arg_values]
 
@@ -245,6 +285,14 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         got = iter(evaluate(ctx, p.ops, bindings, wanted))
         ptrs, masks = [], []
         for load in p.loads:
+            if load.name == "tt.descriptor_load":
+                parts = next(got)
+                coords = [next(got)[0] for _ in range(len(list(load.operands)) - 1)]
+                addresses, preds = descriptor_addresses(ctx, parts, coords,
+                                                        load.results[0].type)
+                ptrs.append(addresses)
+                masks.append(preds)
+                continue
             if is_block_pointer(load.operands[0].type):
                 addresses, preds = block_addresses(ctx, load, next(got), load.results[0].type)
                 ptrs.append(addresses)
@@ -281,6 +329,8 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
 
 
 def _load_inputs(load) -> list:
+    if load.name == "tt.descriptor_load":
+        return list(load.operands)
     segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
     return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
 
@@ -309,7 +359,12 @@ def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     read_base = ctx.binop("arith.addi", ctx.pipeline_base,
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
     for load, offset in zip(p.loads, p.offsets):
-        ctx.smem_operands[load.results[0]] = ctx.binop("arith.addi", read_base, ctx.i32(offset))
+        at = ctx.binop("arith.addi", read_base, ctx.i32(offset))
+        ctx.smem_operands[load.results[0]] = at
         if load in p.transposed:
             ctx.smem_k_major.add(load.results[0])
+        if load in p.trans:  # the dot reads the stored tile transposed
+            operand = p.trans[load].results[0]
+            ctx.smem_operands[operand] = at
+            ctx.smem_k_major.add(operand)
     return [r for regs, vec in zip(nxt, p.vecs) for r in regs[::vec]]

@@ -413,6 +413,8 @@ def lower_broadcast(ctx: LoweringContext, op) -> list:
 @lowering("tt.trans")
 def lower_trans(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
+    if result in ctx.smem_operands:
+        return [[]]  # a pipelined tile a wgmma reads transposed (pipeline.py)
     order = list(ir.DenseI32ArrayAttr(op.attributes["order"]))
 
     def coord_map(ctx, coord):
@@ -427,7 +429,8 @@ def lower_trans(ctx: LoweringContext, op) -> list:
             src_coord[src_dim] = coord[dst_dim]
         return tuple(src_coord)
 
-    return [exchange(ctx, src, result.type, coord_map, static_map)]
+    regs = _gather_local(ctx, src, result.type, static_map)
+    return [regs if regs is not None else exchange(ctx, src, result.type, coord_map, static_map)]
 
 
 @lowering("tt.join")

@@ -117,10 +117,12 @@ def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
 
 def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
     """(where A is: "registers" or a byte offset, the byte offset of B, whether B is
-    stored K-major): the pipelined ring buffers, else the operands staged in the scratch
-    area (B K-major when its registers run along K)."""
+    stored K-major, whether A is stored M-major): the pipelined ring buffers (transposed
+    tiles, `ctx.smem_k_major`, one column per row), else the operands staged in the
+    scratch area (B K-major when its registers run along K, A always K-major)."""
     a_at = "registers" if isinstance(ctx.layout(a.type), DotOperandLayout) else \
         ctx.smem_operands.get(a)
+    a_m_major = a_at is not None and a_at != "registers" and a in ctx.smem_k_major
     b_at = ctx.smem_operands.get(b)
     b_layout = ctx.layout(b.type)
     if b_at is not None:
@@ -140,7 +142,7 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
         _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
         ctx.barrier()
         a_at, b_at = offsets.get(a, a_at), offsets.get(b, b_at)
-    return a_at, b_at, b_k_major
+    return a_at, b_at, b_k_major, a_m_major
 
 
 def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
@@ -150,7 +152,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     k = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
     i64 = ir.IntegerType.get_signless(64)
-    a_at, b_at, b_k_major = _operands_in_smem(ctx, a, b)
+    a_at, b_at, b_k_major, a_m_major = _operands_in_smem(ctx, a, b)
     b_start = ctx.smem_address(ctx.i32(0), 1, b_at)
     if b_k_major:  # rows of N, K along them (trans-b 0), like A
         b_desc = _descriptor(ctx, b_start, 16, 8 * _row_bytes(k), _row_bytes(k))
@@ -164,6 +166,10 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
 
     if a_at == "registers":
         fragments = register_fragments(ctx, a)
+    elif a_m_major:  # rows of K, M along them (trans-a 1): warpgroup g reads column block g
+        group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
+        a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(k * 128)), 1, a_at)
+        a_desc = _descriptor(ctx, a_start, k * 128, 8 * 128, 128)
     else:
         a_row = _row_bytes(k)
         group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
@@ -183,7 +189,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         extra = ["r"] * 4 + ["l"]
     else:
         text = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{outs}}}, "
-                f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1, 0, {trans_b};")
+                f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1, {int(a_m_major)}, {trans_b};")
         extra = ["l", "l"]
     tied = ["=f"] * regs + [str(i) for i in range(regs)]
     _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
@@ -193,7 +199,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         if a_at == "registers":
             inputs = [*fragments[kk], desc_b]
         else:
-            a_offset = column // 64 * m * 128 + column % 64 * 2
+            a_offset = column * 128 if a_m_major else column // 64 * m * 128 + column % 64 * 2
             inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)), desc_b]
         accs = _asm(ctx, text, [*accs, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])

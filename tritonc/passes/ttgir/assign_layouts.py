@@ -34,8 +34,8 @@ def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
     widths: dict[tuple[int, ...], int] = {}
 
     def visit(op):
-        if op.name in ("tt.load", "tt.store"):
-            value = op.results[0] if op.name == "tt.load" else op.operands[1]
+        if op.name in ("tt.load", "tt.store", "tt.descriptor_load", "tt.descriptor_store"):
+            value = op.results[0] if op.name.endswith("load") else op.operands[1]
             if isinstance(value.type, ir.RankedTensorType):
                 t = ir.RankedTensorType(value.type)
                 nbytes = _BYTES.get(str(t.element_type), 1 if "f8" in str(t.element_type) else 4)

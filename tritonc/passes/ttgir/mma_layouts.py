@@ -71,7 +71,8 @@ def _a_stays_in_registers(ir, dot) -> bool:
     (which the software pipeliner copies to shared memory)."""
     owner = dot.operands[0].owner
     return isinstance(owner, ir.Block) or not (
-        owner.name == "tt.load" and owner.operation.block == dot.operation.block)
+        owner.name in ("tt.load", "tt.descriptor_load")
+        and owner.operation.block == dot.operation.block)
 
 
 def warpgroup_shape(m: int, n: int, num_warps: int) -> bool:

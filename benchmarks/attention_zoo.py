@@ -1,0 +1,137 @@
+"""The attention zoo: flash-attention forward written with pointer arithmetic, block
+pointers and tensor descriptors, tritonc beside Triton on the same source in the same run,
+with torch's scaled_dot_product_attention for scale.
+
+    python3 benchmarks/attention_zoo.py [--quick] [--out results.json]
+
+Rows: {pointers, block pointers, descriptors} x head_dim {64, 128} x {causal, not} x
+{fp16, bf16} x sequence {1024, 4096, 16384} (batch x heads = 64 x 16 / (seq / 1024), so
+every row moves the same number of tokens), 128 x 64 tiles, 8 warps, 3 stages (kernels:
+benchmarks/attention_kernels.py and examples/fused_attention.py). TFLOP/s counts the two
+products (halved when causal). Each result is checked against torch first; a case a
+compiler cannot run is reported with its error. `--quick`: fp16, sequence 4096.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from run import load_kernels  # noqa: E402
+
+from tritonc.testing import do_bench  # noqa: E402
+
+SOURCES = ["pointers", "block pointers", "descriptors"]
+
+
+def _launch(flavour, source, q, k, v, out, causal, head_dim):
+    z, h, n_ctx, _ = q.shape
+    grid = (n_ctx // 128, z * h)
+    meta = dict(N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
+                STAGE=3 if causal else 1, num_warps=8, num_stages=3)
+    if source == "block pointers":
+        m = torch.empty(z * h, n_ctx, device="cuda")
+        args = (q, k, v, 0.5, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+                z, h)
+        kernel = flavour["block"]._attn_fwd
+    else:
+        args = (q, k, v, 0.5, out, h)
+        mod = flavour["zoo"]
+        kernel = mod.attn_fwd_ptr if source == "pointers" else mod.attn_fwd_desc
+    return lambda: kernel[grid](*args, **meta)
+
+
+def _triton_allocator() -> bool:
+    try:
+        import triton
+    except ImportError:
+        return False
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device="cuda"))
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    names = ["tritonc"] + (["triton"] if _triton_allocator() else [])
+    flavours = {name: {"zoo": load_kernels(name, HERE / "attention_kernels.py"),
+                       "block": load_kernels(name, HERE.parent / "examples" /
+                                             "fused_attention.py")} for name in names}
+    dtypes = [torch.float16] if args.quick else [torch.float16, torch.bfloat16]
+    seqs = [4096] if args.quick else [1024, 4096, 16384]
+    rows = []
+    for dtype in dtypes:
+        for n_ctx in seqs:
+            z, h = max(1, 64 * 1024 // n_ctx // 16), 16
+            for head_dim in (64, 128):
+                for causal in (False, True):
+                    q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda", dtype=dtype)
+                               for _ in range(3))
+                    ref = torch.nn.functional.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal, scale=0.5).float()
+                    flops = 4 * z * h * n_ctx * n_ctx * head_dim * (0.5 if causal else 1)
+                    sdpa = flops / do_bench(
+                        lambda q=q, k=k, v=v, c=causal:
+                        torch.nn.functional.scaled_dot_product_attention(
+                            q, k, v, is_causal=c, scale=0.5), return_mode="median") / 1e9
+                    for source in SOURCES:
+                        row = {"dtype": str(dtype).split(".")[-1], "seq": n_ctx,
+                               "head_dim": head_dim, "causal": causal, "source": source,
+                               "sdpa": sdpa}
+                        for name in names:
+                            out = torch.full_like(q, float("nan"))
+                            try:
+                                if source == "block pointers" and dtype != torch.float16:
+                                    raise NotImplementedError("the example kernel is fp16")
+                                launch = _launch(flavours[name], source, q, k, v, out, causal,
+                                                 head_dim)
+                                launch()
+                                torch.cuda.synchronize()
+                                err = ((out.float() - ref).norm() / ref.norm()).item()
+                                if not err < 2e-2:
+                                    raise AssertionError(f"relative error {err:.3g}")
+                                row[name] = flops / do_bench(launch, warmup=10, rep=40,
+                                                             return_mode="median") / 1e9
+                            except Exception as e:  # report, go on
+                                row[name] = None
+                                row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                        mine, theirs = row.get("tritonc"), row.get("triton")
+                        row["ratio"] = mine / theirs if mine and theirs else None
+                        rows.append(row)
+                        _print(row)
+    ratios = [r["ratio"] for r in rows if r["ratio"]]
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"geomean tritonc / Triton over {len(ratios)} rows: {geo:.2f}; "
+              f"lowest {min(ratios):.2f}")
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1))
+
+
+def _print(row: dict) -> None:
+    def fmt(v):
+        return f"{v:5.0f}" if v else "    -"
+
+    print(f"{row['dtype']:8} seq {row['seq']:5} d {row['head_dim']:3} "
+          f"{'causal' if row['causal'] else 'full  '} {row['source']:14} "
+          f"tritonc {fmt(row.get('tritonc'))} Triton {fmt(row.get('triton'))} "
+          f"SDPA {fmt(row['sdpa'])} ratio {row['ratio'] or 0:.2f}", flush=True)
+    for name in ("tritonc", "triton"):
+        if f"{name}_error" in row:
+            print(f"    {name}: {row[f'{name}_error']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""The matmul zoo: every way a matmul is written, tritonc beside Triton on the same source
+in the same run, with torch.matmul (cuBLAS) for scale.
+
+    python3 benchmarks/matmul_zoo.py [--quick] [--dtypes fp16,bf16] [--sizes 4096,8192]
+                                     [--out results.json]
+
+Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
+{pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors (row-major
+only)} x two tile configurations (128 x 128 x 64 and 128 x 256 x 64, 8 warps, 3 stages) x
+sizes 4096^3, 8192^3 and 4000^3 (kernels of benchmarks/matmul_kernels.py). fp8 and tf32
+accumulate in fp32 from fp16-rounded reference inputs. Each result is checked against
+torch before it is timed; a case a compiler cannot run is reported with its error, and
+the run goes on. `--quick`: fp16 and bf16, the 128 x 256 x 64 tiles, sizes 4096^3 and
+4000^3 (about one minute for each dtype). The whole zoo is more than one run of a few
+minutes: split it by `--dtypes` and `--sizes`. Prints one line per row and the geometric
+mean of tritonc / Triton.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import torch
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from run import load_kernels  # noqa: E402
+
+from tritonc.testing import do_bench  # noqa: E402
+
+DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8": torch.float8_e4m3fn,
+          "tf32": torch.float32}
+TILES = [(128, 128, 64), (128, 256, 64)]
+SIZES = [4096, 8192, 4000]
+ORDERS = [(False, False), (False, True), (True, False), (True, True)]  # A col, B col
+SOURCES = ["pointers", "pointers .T", "block pointers", "descriptors"]
+
+
+def tflops(ms: float, m: int, n: int, k: int) -> float:
+    return 2 * m * n * k / ms / 1e9
+
+
+def _operands(size: int, dtype: str, a_col: bool, b_col: bool):
+    a = torch.randn(size, size, device="cuda")
+    b = torch.randn(size, size, device="cuda")
+    a, b = (x.to(torch.float16).float() for x in (a, b))  # representable in every dtype
+    if dtype == "fp8":
+        a, b = a.clamp(-4, 4), b.clamp(-4, 4)
+    ref = a @ b
+    a, b = a.to(DTYPES[dtype]), b.to(DTYPES[dtype])
+    if a_col:
+        a = a.t().contiguous().t()
+    if b_col:
+        b = b.t().contiguous().t()
+    return a, b, ref
+
+
+def _cublas(a, b, dtype: str, size: int) -> float | None:
+    try:
+        if dtype == "fp8":
+            one = torch.ones((), device="cuda")
+            bt = b.t().contiguous().t()
+            fn = lambda: torch._scaled_mm(a.contiguous(), bt, one, one,  # noqa: E731
+                                          out_dtype=torch.bfloat16)
+        else:
+            torch.backends.cuda.matmul.allow_tf32 = dtype == "tf32"
+            fn = lambda: a @ b  # noqa: E731
+        return tflops(do_bench(fn, return_mode="median"), size, size, size)
+    except Exception:  # cuBLAS has no kernel for this case
+        return None
+
+
+def _launcher(module, source: str, a, b, c, size: int, tile, dtype: str):
+    bm, bn, bk = tile
+    grid = (math.ceil(size / bm) * math.ceil(size / bn),)
+    precision = "tf32" if dtype == "tf32" else "ieee"
+    meta = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, PRECISION=precision,
+                num_warps=8, num_stages=3)
+    m = n = k = size
+    strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    if source.startswith("pointers"):
+        kernel = module.matmul_ptr
+        meta["B_TRANS"] = 1 if source.endswith(".T") else 0
+        args = (a, b, c, m, n, k, *strides)
+    elif source == "block pointers":
+        kernel = module.matmul_block_ptr
+        meta["A_ORDER"] = (1, 0) if a.stride(1) == 1 else (0, 1)
+        meta["B_ORDER"] = (1, 0) if b.stride(1) == 1 else (0, 1)
+        args = (a, b, c, m, n, k, *strides)
+    else:
+        kernel = module.matmul_descriptor
+        args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), c.stride(1))
+    return lambda: kernel[grid](*args, **meta)
+
+
+def _measure(module, source, a, b, ref, size, tile, dtype) -> float:
+    c = torch.full((size, size), float("nan"), device="cuda", dtype=torch.float32)
+    launch = _launcher(module, source, a, b, c, size, tile, dtype)
+    launch()
+    torch.cuda.synchronize()
+    err = ((c - ref).norm() / ref.norm()).item()
+    limit = 3e-2 if dtype in ("fp8", "bf16") else 1e-2
+    if not err < limit:
+        raise AssertionError(f"relative error {err:.3g}")
+    return tflops(do_bench(launch, warmup=10, rep=40, return_mode="median"), size, size,
+                  size)
+
+
+def _triton_allocator(flavours) -> None:
+    """Triton's in-kernel tensor descriptors need scratch memory from torch."""
+    try:
+        import triton
+    except ImportError:
+        flavours.pop("triton")
+        return
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device="cuda"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--dtypes", default=None)
+    parser.add_argument("--sizes", default=None)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    dtypes = args.dtypes.split(",") if args.dtypes else (
+        ["fp16", "bf16"] if args.quick else list(DTYPES))
+    for d in dtypes:
+        if d not in DTYPES:
+            parser.error(f"unknown dtype {d!r} (choose from {', '.join(DTYPES)})")
+    tiles = TILES[1:] if args.quick else TILES
+    sizes = [4096, 4000] if args.quick else SIZES
+    if args.sizes:
+        try:
+            sizes = [int(x) for x in args.sizes.split(",")]
+        except ValueError:
+            parser.error(f"--sizes takes integers separated by commas, got {args.sizes!r}")
+    path = HERE / "matmul_kernels.py"
+    flavours = {name: load_kernels(name, path) for name in ("tritonc", "triton")}
+    _triton_allocator(flavours)
+    rows = []
+    for dtype in dtypes:
+        for size in sizes:
+            for a_col, b_col in ORDERS:
+                a, b, ref = _operands(size, dtype, a_col, b_col)
+                cublas = _cublas(a, b, dtype, size)
+                for source in SOURCES:
+                    if source == "pointers .T" and not b_col:
+                        continue
+                    if source == "descriptors" and (a_col or b_col):
+                        continue
+                    for tile in tiles:
+                        row = {"dtype": dtype, "size": size, "a": "col" if a_col else "row",
+                               "b": "col" if b_col else "row", "source": source,
+                               "tile": "x".join(map(str, tile)), "cublas": cublas}
+                        for name, module in flavours.items():
+                            try:
+                                row[name] = _measure(module, source, a, b, ref, size, tile,
+                                                     dtype)
+                            except Exception as e:  # report, go on
+                                row[name] = None
+                                row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                        mine, theirs = row.get("tritonc"), row.get("triton")
+                        row["ratio"] = mine / theirs if mine and theirs else None
+                        rows.append(row)
+                        _print(row)
+    ratios = [r["ratio"] for r in rows if r["ratio"]]
+    if ratios:
+        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"geomean tritonc / Triton over {len(ratios)} rows: {geo:.2f}; "
+              f"lowest {min(ratios):.2f}")
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1))
+
+
+def _print(row: dict) -> None:
+    def fmt(v):
+        return f"{v:6.0f}" if v else "     -"
+
+    print(f"{row['dtype']:4} {row['size']:5} A {row['a']} B {row['b']} {row['source']:14} "
+          f"{row['tile']:10} tritonc {fmt(row.get('tritonc'))} Triton {fmt(row.get('triton'))} "
+          f"cuBLAS {fmt(row['cublas'])} ratio {row['ratio'] or 0:.2f}", flush=True)
+    for name in ("tritonc", "triton"):
+        if f"{name}_error" in row:
+            print(f"    {name}: {row[f'{name}_error']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

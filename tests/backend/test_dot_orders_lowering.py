@@ -1,0 +1,165 @@
+"""Every operand order of a matmul on the tensor-core paths, checked without a GPU: the
+kernels of benchmarks/matmul_kernels.py in the interpreter against numpy in float64, the
+layouts operand-order gives (TTGIR), and the PTX (wgmma with cp.async rings on sm_90a),
+with no spills in the ptxas report."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_cuda_filecheck import filecheck
+
+import tritonc
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import matmul_kernels as mk  # noqa: E402
+
+ORDERS = [(a, b, t) for a in (False, True) for b in (False, True) for t in (0, 1, 2)
+          if t == 0 or b]
+
+
+def _operands(rng, m, n, k, a_col, b_col):
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    if a_col:
+        a = np.asfortranarray(a)
+    if b_col:
+        b = np.asfortranarray(b)
+    return a, b
+
+
+def _strides(x) -> tuple[int, int]:
+    return x.strides[0] // x.itemsize, x.strides[1] // x.itemsize
+
+
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+def test_interpreter_pointer_tiles(a_col, b_col, b_trans, monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    rng = np.random.default_rng(7)
+    m, n, k = 40, 36, 50
+    a, b = _operands(rng, m, n, k, a_col, b_col)
+    c = np.full((m, n), np.nan, dtype=np.float32)
+    mk.matmul_ptr[(2 * 3,)](a, b, c, m, n, k, *_strides(a), *_strides(b), *_strides(c),
+                            BLOCK_M=32, BLOCK_N=16, BLOCK_K=16, GROUP_M=2, B_TRANS=b_trans,
+                            PRECISION="ieee")
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("a_col, b_col", [(False, False), (True, True), (False, True)])
+def test_interpreter_block_pointers(a_col, b_col, monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    rng = np.random.default_rng(8)
+    m, n, k = 40, 36, 50
+    a, b = _operands(rng, m, n, k, a_col, b_col)
+    c = np.full((m, n), np.nan, dtype=np.float32)
+    mk.matmul_block_ptr[(2 * 3,)](a, b, c, m, n, k, *_strides(a), *_strides(b), *_strides(c),
+                                  BLOCK_M=32, BLOCK_N=16, BLOCK_K=16, GROUP_M=2,
+                                  A_ORDER=(0, 1) if a_col else (1, 0),
+                                  B_ORDER=(0, 1) if b_col else (1, 0), PRECISION="ieee")
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
+
+
+def _compile(a_col: bool, b_col: bool, b_trans: int, arch: int, dtype: str = "bf16",
+             tile=(128, 256, 64), warps: int = 8):
+    sig = {n: f"*{dtype}" for n in ("a_ptr", "b_ptr", "c_ptr")}
+    sig.update({n: "i32" for n in ("M", "N", "K", "stride_cm")})
+    const = dict(BLOCK_M=tile[0], BLOCK_N=tile[1], BLOCK_K=tile[2], GROUP_M=8,
+                 B_TRANS=b_trans, PRECISION="ieee", stride_cn=1)
+    unit, strided = ("stride_am", "stride_ak") if a_col else ("stride_ak", "stride_am")
+    const[unit], sig[strided] = 1, "i32"
+    unit, strided = ("stride_bk", "stride_bn") if b_col else ("stride_bn", "stride_bk")
+    const[unit], sig[strided] = 1, "i32"
+    return tritonc.compile(mk.matmul_ptr, sig, const, target=f"cuda:{arch}",
+                           divisible_by_16=set(sig), num_warps=warps, num_stages=3)
+
+
+def test_column_major_b_loads_along_k(tmp_path):
+    """The 64 x 256 B tile of a column-major B: eight elements along K per thread, the
+    pointers the loop carries in the same layout, no conversion before the dot."""
+    k = _compile(False, True, 0, 90)
+    filecheck(k.asm["ttgir"], """
+CHECK: scf.for {{.*}} tensor<64x256x!tt.ptr<bf16, 1 : i32>, #ttg.blocked<[8, 1], [8, 4],
+CHECK-SAME: [1, 8], [0, 1]>>
+CHECK: "tt.load"{{.*}} -> tensor<64x256xbf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>
+CHECK-NOT: convert_layout
+CHECK: "tt.dot"
+""", tmp_path)
+
+
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+def test_every_order_takes_wgmma_and_the_cp_async_ring(a_col, b_col, b_trans, tmp_path):
+    """Each K step: one m64n256k16 per warpgroup from two smem descriptors, with the
+    transpose immediates of the stored orders (A M-major: trans-a 1; B N-major: trans-b
+    1); every tile arrives by 16-byte cp.async."""
+    k = _compile(a_col, b_col, b_trans, 90)
+    trans_a, trans_b = int(a_col), int(not b_col)
+    step = ("CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+            f"{{{{.*}}}}, 1, 1, 1, {trans_a}, {trans_b};\n")
+    filecheck(k.asm["ptx"], """
+CHECK: .target sm_90a
+CHECK-NOT: ld.global
+CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+CHECK: cp.async.wait_group 1
+CHECK: wgmma.fence.sync.aligned
+""" + step * 4 + """CHECK: wgmma.commit_group.sync.aligned
+""", tmp_path)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 256) * 2
+
+
+@pytest.mark.parametrize("source, a_col, b_col", [
+    ("block pointers", False, False), ("block pointers", True, True),
+    ("descriptors", False, False)])
+def test_bounds_checked_tiles_join_the_ring(source, a_col, b_col, tmp_path):
+    """Block-pointer tiles checked on both dimensions and descriptor tiles (always
+    checked) arrive by 16-byte cp.async when the sizes keep each vector wholly inside or
+    outside: no register staging, no spills."""
+    sig = {n: "*bf16" for n in ("a_ptr", "b_ptr", "c_ptr")}
+    sig.update({n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")})
+    const = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, PRECISION="ieee",
+                 stride_cn=1)
+    if source == "descriptors":
+        fn = mk.matmul_descriptor
+    else:
+        fn = mk.matmul_block_ptr
+        del sig["stride_am"], sig["stride_bk"]
+        sig["stride_ak" if a_col else "stride_am"] = "i32"
+        sig["stride_bn" if b_col else "stride_bk"] = "i32"
+        const.update({"stride_am" if a_col else "stride_ak": 1,
+                      "stride_bk" if b_col else "stride_bn": 1,
+                      "A_ORDER": (0, 1) if a_col else (1, 0),
+                      "B_ORDER": (0, 1) if b_col else (1, 0)})
+    k = tritonc.compile(fn, sig, const, target="cuda:90", divisible_by_16=set(sig),
+                        num_warps=8, num_stages=3)
+    filecheck(k.asm["ptx"], f"""
+CHECK: .target sm_90a
+CHECK-NOT: ld.global
+CHECK: cp.async.cg.shared.global [{{{{.*}}}}], [{{{{.*}}}}], 16
+CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
+""", tmp_path)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 256) * 2
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+def test_every_order_takes_mma_sync_on_ampere(a_col, b_col, b_trans, tmp_path):
+    """The ring holds each tile as it lies in memory; ldmatrix reads a row-major A and a
+    K-major B as they are, an M-major A and a row-major B transposed (`.trans`)."""
+    k = _compile(a_col, b_col, b_trans, 80, "fp16", (128, 128, 64), 8)
+    filecheck(k.asm["ptx"], """
+CHECK: .target sm_80
+CHECK: cp.async.cg.shared.global
+CHECK: ldmatrix.sync.aligned.m8n8.x4
+CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+CHECK-NOT: wgmma
+""", tmp_path)
+    ptx = k.asm["ptx"]
+    assert ("ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx) == (not a_col or b_col)
+    assert ("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx) == (a_col or not b_col)
+    assert "ld.global" not in ptx
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0

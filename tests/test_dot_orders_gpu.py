@@ -1,0 +1,125 @@
+"""tl.dot on the GPU for every operand order and source, against torch in float64: A and
+B row- or column-major through their strides, B loaded N x K and transposed (`.T`,
+`tl.trans`), block pointers of either order, tensor descriptors; fp16 and bf16; tiles
+on wgmma (sm_90) and on mma.sync; sizes that are not multiples of the tiles."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import tritonc as triton
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import matmul_kernels as mk  # noqa: E402
+
+# (A column-major, B column-major, how B is read: 0 a K x N tile, 1 `.T`, 2 `tl.trans`)
+ORDERS = [(a, b, t) for a in (False, True) for b in (False, True) for t in (0, 1, 2)
+          if t == 0 or b]
+# (BM, BN, BK, warps): two warpgroups with N = 256 and 128, one warpgroup, and warps that
+# split M and N (mma.sync on every target)
+TILES = [(128, 256, 64, 8), (128, 128, 64, 8), (64, 128, 64, 4), (128, 128, 64, 4)]
+SIZES = [(304, 272, 336), (300, 257, 129)]  # rows 16-byte aligned or not
+
+
+def _operands(m: int, n: int, k: int, dtype: str, a_col: bool, b_col: bool):
+    import torch
+
+    kind = getattr(torch, dtype)
+    a = torch.randn(m, k, device="cuda").to(kind)
+    b = torch.randn(k, n, device="cuda").to(kind)
+    if a_col:
+        a = a.t().contiguous().t()
+    if b_col:
+        b = b.t().contiguous().t()
+    return a, b
+
+
+def _check(c, a, b, dtype: str) -> None:
+    want = a.double() @ b.double()
+    err = ((c.double() - want).norm() / want.norm()).item()
+    assert err <= (8e-3 if dtype == "bfloat16" else 1e-3), err
+
+
+def _grid(m: int, n: int, bm: int, bn: int) -> tuple:
+    return (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+@pytest.mark.parametrize("bm, bn, bk, warps", TILES)
+@pytest.mark.parametrize("size", SIZES)
+def test_pointer_tiles_every_order(dtype, a_col, b_col, b_trans, bm, bn, bk, warps, size):
+    import torch
+
+    torch.manual_seed(3)
+    m, n, k = size
+    a, b = _operands(m, n, k, dtype, a_col, b_col)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    mk.matmul_ptr[_grid(m, n, bm, bn)](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, B_TRANS=b_trans,
+        PRECISION="ieee", num_warps=warps, num_stages=3)
+    _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("a_col, b_col", [(False, False), (False, True), (True, False),
+                                          (True, True)])
+@pytest.mark.parametrize("bm, bn, bk, warps", TILES[:3])
+def test_block_pointers_every_order(dtype, a_col, b_col, bm, bn, bk, warps):
+    import torch
+
+    torch.manual_seed(4)
+    m, n, k = SIZES[0]
+    a, b = _operands(m, n, k, dtype, a_col, b_col)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    mk.matmul_block_ptr[_grid(m, n, bm, bn)](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
+        A_ORDER=(0, 1) if a_col else (1, 0), B_ORDER=(0, 1) if b_col else (1, 0),
+        PRECISION="ieee", num_warps=warps, num_stages=3)
+    _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_tensor_descriptors(dtype):
+    import torch
+
+    torch.manual_seed(5)
+    m, n, k = SIZES[0]
+    a, b = _operands(m, n, k, dtype, False, False)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    mk.matmul_descriptor[_grid(m, n, 128, 128)](
+        a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), c.stride(1), BLOCK_M=128,
+        BLOCK_N=128, BLOCK_K=64, GROUP_M=8, PRECISION="ieee", num_warps=8, num_stages=3)
+    _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kernel", ["attn_fwd_ptr", "attn_fwd_desc"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal):
+    import attention_kernels as ak
+    import torch
+
+    torch.manual_seed(6)
+    z, h, n_ctx = 2, 3, 512
+    q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda").to(getattr(torch, dtype))
+               for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    getattr(ak, kernel)[(n_ctx // 128, z * h)](
+        q, k, v, 0.5, out, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
+        STAGE=3 if causal else 1, num_warps=8, num_stages=3)
+    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
+    if causal:
+        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
+        scores = scores.masked_fill(~keep, float("-inf"))
+    want = torch.softmax(scores, dim=-1) @ v.double()
+    err = ((out.double() - want).norm() / want.norm()).item()
+    assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err

@@ -1,0 +1,219 @@
+"""operand-order: dot tiles read through a transposed view load along their contiguous
+dimension.
+
+A `tt.dot` operand loaded through pointers that run contiguously along the tile's first
+dimension (a column-major B, `b_ptr + offs_k[:, None] + offs_n[None, :] * stride_bn`, or
+a column-major A) gets a blocked layout with `order = (0, 1)`, so each thread holds
+elements consecutive in memory and loads or copies them as 16-byte vectors. A dot operand
+that is `tt.trans` of a loaded tile gets the transpose of the tile's layout, so no data
+moves between them.
+
+Before (the default layout, one element per access; 8 warps):
+    %p = "tt.addptr"(...) : ... -> tensor<64x256x!tt.ptr<bf16>, #blocked>
+    %b = "tt.load"(%p, ...) : ... -> tensor<64x256xbf16, #blocked>
+        #blocked = #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>
+After:
+    %p = "tt.addptr"(...) : ... -> tensor<64x256x!tt.ptr<bf16>, #along_k>
+    %b = "tt.load"(%p, ...) : ... -> tensor<64x256xbf16, #along_k>
+        #along_k = #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>
+
+The pointers, the mask and `other` of the load take the new layout together with every
+same-shaped value they are computed from, back to splats, broadcasts and constants
+(including the pointers a loop carries and advances); a mask or `other` shared with
+another load is copied first; any other user of those values gets a splat, broadcast,
+range or constant made again in its old layout, or else one `ttg.convert_layout`. A
+slice reaching anything else (a loaded value, a branch result) leaves the load as it
+was. Option: `num_warps`.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.to_llvm.axis_along import AxisAlong
+from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
+
+_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
+_SAME_SHAPE = ("arith.", "tt.addptr")
+_SOURCES = ("tt.splat", "tt.broadcast", "arith.constant", "tt.make_range")
+
+
+def _walk(ir, module, name: str) -> list:
+    found = []
+
+    def visit(op):
+        if op.name == name:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def _dot_operand_only(value) -> bool:
+    uses = list(value.uses)
+    return bool(uses) and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses)
+
+
+def _yield_of(loop):
+    ops = loop.regions[0].blocks[0].operations
+    return ops[len(ops) - 1]
+
+
+def _slice(ir, roots: list) -> tuple[list, list] | None:
+    """(values, loops with the argument numbers they carry) that take the new layout with
+    `roots`, or None when the slice reaches an op this pass does not retype."""
+    shape = list(ir.RankedTensorType(roots[0].type).shape)
+    values: list = []
+    carried: list = []
+    stack = list(roots)
+    while stack:
+        value = stack.pop()
+        if not isinstance(value.type, ir.RankedTensorType) or any(value == v for v in values):
+            continue
+        if list(ir.RankedTensorType(value.type).shape) != shape:
+            continue
+        values.append(value)
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            loop = owner.owner
+            if loop is None or loop.name != "scf.for" or value.arg_number == 0:
+                return None
+            index = value.arg_number - 1
+            carried.append((loop, index))
+            stack += [loop.operands[3 + index], _yield_of(loop).operands[index],
+                      loop.results[index]]
+            continue
+        op = owner.operation
+        if op.name.startswith(_SOURCES):
+            continue
+        if op.name == "scf.for":
+            index = _result_index(op, value)
+            body = op.regions[0].blocks[0]
+            stack.append(body.arguments[index + 1])
+            continue
+        if not op.name.startswith(_SAME_SHAPE) or len(op.regions):
+            return None
+        stack += list(op.operands)
+    return values, carried
+
+
+def _result_index(op, value) -> int:
+    for i, r in enumerate(op.results):
+        if r == value:
+            return i
+    raise ValueError("not a result of the op")
+
+
+def _retype(ir, values: list, carried: list, encoding: str, keep: list) -> None:
+    """Give `values` the layout `encoding`; their users outside the slice and `keep`
+    (the load) keep the old type through a `ttg.convert_layout`."""
+    old = {}
+    for value in values:
+        t = ir.RankedTensorType(value.type)
+        old[value] = value.type
+        new = ir.RankedTensorType.get(t.shape, t.element_type, ir.Attribute.parse(encoding))
+        value.set_type(new)
+        owner = value.owner
+        if not isinstance(owner, ir.Block) and owner.name == "arith.constant":
+            splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
+            owner.attributes["value"] = ir.DenseElementsAttr.get_splat(new, splat)
+    inside = {value.owner.operation for value in values
+              if not isinstance(value.owner, ir.Block)}
+    inside.update(op.operation for op in keep)
+    covered = set()
+    for loop, index in carried:
+        covered.add((_yield_of(loop).operation, index))
+        covered.add((loop.operation, 3 + index))
+    for value in values:
+        for use in list(value.uses):
+            user = use.owner.operation
+            if user in inside or (user, use.operand_number) in covered:
+                continue
+            user.operands[use.operand_number] = _in_old_layout(ir, value, old[value], user)
+
+
+def _in_old_layout(ir, value, old_type, user):
+    """`value` in its old type for `user`: a splat, broadcast, range or constant is made
+    again there (nothing moves), anything else goes through a `ttg.convert_layout`."""
+    owner = value.owner
+    if not isinstance(owner, ir.Block) and owner.name.startswith(_SOURCES):
+        copy = owner.operation.clone(ip=ir.InsertionPoint(user))
+        copy.results[0].set_type(old_type)
+        if owner.name == "arith.constant":
+            splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
+            copy.attributes["value"] = ir.DenseElementsAttr.get_splat(old_type, splat)
+        return copy.results[0]
+    return ir.Operation.create("ttg.convert_layout", results=[old_type], operands=[value],
+                               loc=user.location, ip=ir.InsertionPoint(user)).results[0]
+
+
+def _private_copy(ir, value, before):
+    """A copy of the same-shaped ops that compute `value` (a mask or `other` that CSE made
+    common to two loads), so that retyping one load's slice leaves the other's alone;
+    `value` itself when it comes from a block argument, which cannot be copied."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return value
+    op = owner.operation
+    if not op.name.startswith(_SOURCES + _SAME_SHAPE) or len(op.regions) or \
+            len(op.results) != 1:
+        return value
+    shape = list(ir.RankedTensorType(value.type).shape)
+    operands = []
+    if not op.name.startswith(_SOURCES):
+        for operand in op.operands:
+            same = isinstance(operand.type, ir.RankedTensorType) and \
+                list(ir.RankedTensorType(operand.type).shape) == shape
+            operands.append(_private_copy(ir, operand, before) if same else operand)
+    copy = op.clone(ip=ir.InsertionPoint(before))
+    for i, operand in enumerate(operands):
+        copy.operands[i] = operand
+    return copy.results[0]
+
+
+def _order_load(ir, load, num_warps: int, along: AxisAlong) -> None:
+    ptr = load.operands[0]
+    if along.contiguous_dim(ptr) != 0:
+        return
+    result = load.results[0]
+    t = ir.RankedTensorType(result.type)
+    width = 16 // _BYTES.get(str(t.element_type), 4)
+    layout = BlockedLayout.default(tuple(t.shape), num_warps, width, (0, 1))
+    for i, value in enumerate(list(load.operands)[1:], start=1):
+        if len(list(value.uses)) > 1:
+            load.operands[i] = _private_copy(ir, value, load.operation)
+    found = _slice(ir, list(load.operands))
+    if found is None:
+        return
+    values, carried = found
+    _retype(ir, values, carried, layout.attr_text(), [load.operation])
+    result.set_type(ir.RankedTensorType.get(t.shape, t.element_type,
+                                            ir.Attribute.parse(layout.attr_text())))
+
+
+def _transposed(ir, trans) -> None:
+    """The layout of `trans`'s result: the transpose of its operand's."""
+    src = parse_layout(str(ir.RankedTensorType(trans.operands[0].type).encoding))
+    if not isinstance(src, BlockedLayout) or src.rank != 2:
+        return
+    swap = BlockedLayout(src.size_per_thread[::-1], src.threads_per_warp[::-1],
+                         src.warps_per_cta[::-1], tuple(1 - d for d in src.order))
+    t = ir.RankedTensorType(trans.results[0].type)
+    trans.results[0].set_type(ir.RankedTensorType.get(t.shape, t.element_type,
+                                                      ir.Attribute.parse(swap.attr_text())))
+
+
+def order_dot_operands(module, num_warps: int) -> None:
+    """Apply the rewrite above to every dot operand of `module` it fits."""
+    from mlir import ir
+
+    with module.context, ir.Location.unknown():
+        along = AxisAlong()
+        for load in _walk(ir, module, "tt.load"):
+            if "!tt.ptr<tensor<" in str(load.operands[0].type):
+                continue
+            if isinstance(load.results[0].type, ir.RankedTensorType) and \
+                    _dot_operand_only(load.results[0]):
+                _order_load(ir, load, num_warps, along)
+        for trans in _walk(ir, module, "tt.trans"):
+            if _dot_operand_only(trans.results[0]):
+                _transposed(ir, trans)
