@@ -15,14 +15,15 @@ import tritonc.language as tl
 pytestmark = pytest.mark.gpu
 
 DTYPES = ["float32", "float16", "int8"]
+DEVICE = "cuda"
 
 
 def random_tensor(shape, dtype: str):
     import torch
 
     if dtype == "int8":
-        return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8)
-    return torch.randn(shape, device="cuda").to(getattr(torch, dtype))
+        return torch.randint(-128, 128, shape, device=DEVICE, dtype=torch.int8)
+    return torch.randn(shape, device=DEVICE).to(getattr(torch, dtype))
 
 
 def poisoned(shape, dtype: str):
@@ -30,7 +31,7 @@ def poisoned(shape, dtype: str):
 
     kind = getattr(torch, dtype)
     value = 77 if dtype in ("int8", "int32") else float("nan")
-    return torch.full(shape, value, device="cuda", dtype=kind)
+    return torch.full(shape, value, device=DEVICE, dtype=kind)
 
 
 @triton.jit
@@ -112,7 +113,7 @@ def test_reductions_broadcast_back(bm, bn, num_warps):
 
     torch.manual_seed(bm + bn)
     m, n = 3 * bm + 1, bn - 3
-    x = torch.randn(m, bn, device="cuda")
+    x = torch.randn(m, bn, device=DEVICE)
     rows, cols = poisoned((m, bn), "float32"), poisoned((m, bn), "float32")
     centre_rows_and_columns[(triton.cdiv(m, bm),)](x, rows, cols, m, n, x.stride(0),
                                                    BM=bm, BN=bn, num_warps=num_warps)
@@ -153,8 +154,8 @@ def test_dot_results_converted(bm, bn, bk, num_warps):
 
     torch.manual_seed(bm + 2 * bn + bk)
     m, n, k = 2 * bm + 7, bn + 5, 3 * bk + 1
-    a = torch.randn(m, k, device="cuda").half()
-    b = torch.randn(k, n, device="cuda").half()
+    a = torch.randn(m, k, device=DEVICE).half()
+    b = torch.randn(k, n, device=DEVICE).half()
     grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
     c, ct = poisoned((m, n), "float32"), poisoned((n, m), "float32")
     rs = poisoned((grid[1], m), "float32")
@@ -212,14 +213,14 @@ def test_expand_dims_broadcast_chains(bm, bn):
 
     torch.manual_seed(bm - bn)
     m, n = 2 * bm - 1, bn - 1
-    u, v, w = (torch.randn(s, device="cuda") for s in (m, n, n))
+    u, v, w = (torch.randn(s, device=DEVICE) for s in (m, n, n))
     out = poisoned((m, n), "float32")
     outer_chain[(triton.cdiv(m, bm),)](u, v, w, out, m, n, BM=bm, BN=bn, num_warps=4)
-    want = torch.empty(m, n, dtype=torch.float64, device="cuda")
-    vv, ww = (torch.zeros(bn, dtype=torch.float64, device="cuda") for _ in range(2))
+    want = torch.empty(m, n, dtype=torch.float64, device=DEVICE)
+    vv, ww = (torch.zeros(bn, dtype=torch.float64, device=DEVICE) for _ in range(2))
     vv[:n], ww[:n] = v.double(), w.double()
     for i in range(0, m, bm):
-        uu = torch.zeros(bm, dtype=torch.float64, device="cuda")
+        uu = torch.zeros(bm, dtype=torch.float64, device=DEVICE)
         rows = min(bm, m - i)
         uu[:rows] = u[i:i + rows].double()
         o = uu[:, None] * vv[None, :] + (ww[:, None] * uu.sum()).t()

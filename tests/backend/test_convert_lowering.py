@@ -69,7 +69,9 @@ class BlockModel:
             fewest = max(1, -(-len(set(addresses)) * count * self.elem_bytes // 128))
             self.wavefronts.append((taken, fewest))
 
-    def store(self, offset, values):
+    def store(self, base, constant, values):
+        assert not (base & constant).any(), "the constant overlaps the base"
+        offset = base + constant
         self._check(offset, len(values))
         for i, v in enumerate(values):
             at = offset + i
@@ -81,7 +83,9 @@ class BlockModel:
             assert (v[order][1:][same] == v[order][:-1][same]).all()
             self.mem[at] = v
 
-    def load(self, offset, count):
+    def load(self, base, constant, count):
+        assert not (base & constant).any(), "the constant overlaps the base"
+        offset = base + constant
         self._check(offset, count)
         out = [self.mem[offset + i] for i in range(count)]
         assert all((o != UNSET).all() for o in out), "read of an element nobody wrote"

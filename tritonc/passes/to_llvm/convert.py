@@ -73,12 +73,12 @@ class Emitter(Protocol):
     def shuffle(self, value, src_lane):
         """The `value` of lane `src_lane` of this warp (every lane takes part)."""
 
-    def store(self, offset, values: list) -> None:
-        """Store `values` at element offsets offset .. offset + len - 1 of the buffer, one
-        access (aligned to its size)."""
+    def store(self, base, constant: int, values: list) -> None:
+        """Store `values` at element offsets base + constant .. + len - 1 of the buffer,
+        one access (aligned to its size); `constant` shares no bit with any `base`."""
 
-    def load(self, offset, count: int) -> list:
-        """`count` elements from offset .. offset + count - 1, one access."""
+    def load(self, base, constant: int, count: int) -> list:
+        """`count` elements from base + constant .. + count - 1, one access."""
 
     def barrier(self) -> None:
         """Synchronise the thread block."""
@@ -206,15 +206,23 @@ def _emit_shared(em: Emitter, plan: SharedMemoryExchange, regs: list) -> list:
 def _access(em: Emitter, access: LinearLayout, vector: int, regs: list | None) -> list:
     """Store `regs` (or load, when None) through `access`: (register, lane, warp) ->
     element offset, `vector` registers per access."""
-    base = em.thread_xor([v[0] for v in access.bases("lane")],
-                         [v[0] for v in access.bases("warp")])
+    lane_cols = [v[0] for v in access.bases("lane")]
+    warp_cols = [v[0] for v in access.bases("warp")]
+    varying = 0  # the offset bits the lane and warp ids can set
+    for c in lane_cols + warp_cols:
+        varying |= c
+    base = em.thread_xor(lane_cols, warp_cols)
+    bases = {0: base}  # the register constant's bits in `varying` -> base ^ them
     out: list = []
     for start in range(0, access.in_size("register"), vector):
-        offset = em.xor(base, access.apply(register=start)[0])
+        constant = access.apply(register=start)[0]
+        mixed = constant & varying
+        if mixed not in bases:
+            bases[mixed] = em.xor(base, mixed)
         if regs is None:
-            out += em.load(offset, vector)
+            out += em.load(bases[mixed], constant ^ mixed, vector)
         else:
-            em.store(offset, list(regs[start:start + vector]))
+            em.store(bases[mixed], constant ^ mixed, list(regs[start:start + vector]))
     return out
 
 
@@ -229,6 +237,7 @@ class IrEmitter:
         self.elem_bytes = max(1, _bits(elem_type) // 8)
         self.i32 = ir.IntegerType.get_signless(32)
         self.i1 = ir.IntegerType.get_signless(1)
+        self._pointers: dict = {}
 
     def _field(self, ident, low: int, count: int, stride: int):
         ctx = self.ctx
@@ -313,31 +322,42 @@ class IrEmitter:
         return ctx.value("nvvm.shfl.sync", [ctx.i32(-1), word, src_lane, ctx.i32(31)], self.i32,
                          {"kind": ir.Attribute.parse("#nvvm<shfl_kind idx>")})
 
-    def _pointer(self, offset):
-        return self.ctx.smem_ptr(offset, self.elem_type)
+    def _pointer(self, base, constant: int):
+        """&buffer[base + constant]: one address computation per base, the constant an
+        immediate offset."""
+        if base not in self._pointers:
+            self._pointers[base] = self.ctx.smem_ptr(base, self.elem_type)
+        ptr = self._pointers[base]
+        if not constant:
+            return ptr
+        return self.ctx.value("llvm.getelementptr", [ptr], ptr.type, {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([constant]),
+            "elem_type": ir.TypeAttr.get(self.elem_type)})
 
     def _alignment(self, count: int) -> dict:
         return {"alignment": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
                                                 count * self.elem_bytes)}
 
-    def store(self, offset, values: list) -> None:
+    def store(self, base, constant: int, values: list) -> None:
         ctx = self.ctx
         if len(values) == 1:
-            ctx.op("llvm.store", [values[0], self._pointer(offset)], [], self._alignment(1))
+            ctx.op("llvm.store", [values[0], self._pointer(base, constant)], [],
+                   self._alignment(1))
             return
         vec_ty = ir.VectorType.get([len(values)], self.elem_type)
         packed = ctx.value("llvm.mlir.poison", [], vec_ty)
         for i, v in enumerate(values):
             packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], vec_ty)
-        ctx.op("llvm.store", [packed, self._pointer(offset)], [], self._alignment(len(values)))
+        ctx.op("llvm.store", [packed, self._pointer(base, constant)], [],
+               self._alignment(len(values)))
 
-    def load(self, offset, count: int) -> list:
+    def load(self, base, constant: int, count: int) -> list:
         ctx = self.ctx
+        ptr = self._pointer(base, constant)
         if count == 1:
-            return [ctx.value("llvm.load", [self._pointer(offset)], self.elem_type,
-                              self._alignment(1))]
+            return [ctx.value("llvm.load", [ptr], self.elem_type, self._alignment(1))]
         vec_ty = ir.VectorType.get([count], self.elem_type)
-        packed = ctx.value("llvm.load", [self._pointer(offset)], vec_ty, self._alignment(count))
+        packed = ctx.value("llvm.load", [ptr], vec_ty, self._alignment(count))
         return [ctx.value("llvm.extractelement", [packed, ctx.i32(i)], self.elem_type)
                 for i in range(count)]
 
