@@ -9,7 +9,10 @@ destination layout's own placement. Then the IR: FileCheck of the PTX of small k
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -197,6 +200,9 @@ def test_mma_to_and_from_blocked(warps, shape, elem_bits):
                     BlockedLayout((1, 1), (32, 1), (num_warps, 1), (0, 1))):
         run_conversion(mma, blocked.to_linear(shape), elem_bits, num_warps)
         run_conversion(blocked.to_linear(shape), mma, elem_bits, num_warps)
+    # tl.trans of the accumulator: the transposed blocked tile as a layout of the source
+    blocked_t = BlockedLayout.default(shape[::-1], num_warps).to_linear(shape[::-1])
+    run_conversion(mma, blocked_t.transpose_outs([1, 0]), elem_bits, num_warps)
 
 
 @pytest.mark.parametrize("warps, shape", [((2, 2), (64, 32)), ((4, 1), (64, 64)),
@@ -353,3 +359,16 @@ CHECK: bar.sync
 CHECK: ld.shared
 CHECK: st.global
 """, tmp_path)
+
+
+def test_the_switch_turns_the_planned_path_off():
+    code = ("import sys; sys.path.insert(0, 'tests/backend'); "
+            "from test_convert_lowering import compile_tile, transpose_tile; "
+            "print(compile_tile(transpose_tile, 'fp32', 32, 32, 90).asm['ptx'])")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {**os.environ, "TRITONC_PLANNED_CONVERSIONS": "0"}
+    off = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, text=True,
+                         capture_output=True, check=True).stdout
+    on = compile_tile(transpose_tile, "fp32", 32, 32, 90).asm["ptx"]
+    assert "ld.shared.v4.b32" in on and "ld.shared.v4.b32" not in off
+    assert "ld.shared.b32" in off
