@@ -187,6 +187,8 @@ def _emit_shuffles(em: Emitter, plan: WarpShuffle, regs: list) -> list:
             value = em.shuffle(value, em.xor(pattern(r.src_lane_bases), r.src_lane_offset))
         keep = test(r.select_bases, r.select_value) if any(r.select_bases) else None
         if any(r.dst_register_bases):
+            if keep is not None:
+                raise ValueError("a round with lane-dependent registers must keep every lane")
             for x in _span(r.dst_register_bases):
                 place(r.dst_register ^ x, value, test(r.dst_register_bases, x))
         else:
