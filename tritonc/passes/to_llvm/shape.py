@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.convert import lower_by_plan
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
@@ -386,7 +387,9 @@ def lower_expand_dims(ctx: LoweringContext, op) -> list:
 @lowering("ttg.convert_layout")
 def lower_convert_layout(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
-    regs = _gather_local(ctx, src, result.type, lambda c: c)
+    regs = lower_by_plan(ctx, src, result.type)
+    if regs is None:
+        regs = _gather_local(ctx, src, result.type, lambda c: c)
     if regs is None:
         regs = rematerialize(ctx, src, ctx.coordinates(result.type))
     return [regs] if regs is not None else _reshape_like(ctx, op)
@@ -430,6 +433,8 @@ def lower_trans(ctx: LoweringContext, op) -> list:
         return tuple(src_coord)
 
     regs = _gather_local(ctx, src, result.type, static_map)
+    if regs is None:
+        regs = lower_by_plan(ctx, src, result.type, order)
     return [regs if regs is not None else exchange(ctx, src, result.type, coord_map, static_map)]
 
 

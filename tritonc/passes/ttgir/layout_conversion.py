@@ -331,9 +331,18 @@ def _vector_width(access: LinearLayout, cap: int) -> int:
     return 1 << k
 
 
+def _lane_offsets(access: LinearLayout) -> list[int]:
+    """The offset each lane of a warp accesses with register 0 (lane l at index l)."""
+    offsets = [0]
+    for basis in access.bases("lane"):
+        column = access.flatten(basis)
+        offsets += [x ^ column for x in offsets]
+    return offsets
+
+
 def _side(access: LinearLayout, elem_bytes: int) -> SharedAccess:
     vec = _vector_width(access, max(1, 16 // elem_bytes))
-    lanes = [access.apply(lane=lane)[0] * elem_bytes for lane in range(access.in_size("lane"))]
+    lanes = [offset * elem_bytes for offset in _lane_offsets(access)]
     access_bytes = vec * elem_bytes
     wavefronts = access_wavefronts(lanes, access_bytes)
     distinct = len({a for a in lanes})
