@@ -7,7 +7,9 @@ finds its absolute line number in this file and compares it with the error's `li
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tritonc as triton
@@ -262,6 +264,131 @@ def error_in_callee(x_ptr):
     tl.store(x_ptr, _callee_with_error(1.0))  # <- error
 
 
+@triton.jit
+def offset_past_64_bits(x_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(x_ptr + offs + 2**64, 1.0)  # <- error
+
+
+@triton.jit
+def int32_scalar_out_of_range(x_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(x_ptr + offs, (offs + 2**40).to(tl.float32))  # <- error
+
+
+@triton.jit
+def full_out_of_range(x_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(x_ptr + offs, tl.full((16,), 2**40, tl.int32).to(tl.float32))  # <- error
+
+
+@triton.jit
+def store_wider_than_pointer(x_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(x_ptr + offs, tl.zeros((16, 16), tl.float32))  # <- error
+
+
+@triton.jit
+def store_block_through_scalar_pointer(x_ptr):
+    tl.store(x_ptr, tl.zeros((16,), tl.float32))  # <- error
+
+
+@triton.jit
+def expand_dims_axis_too_large(x_ptr):
+    offs = tl.arange(0, 16)
+    y = tl.expand_dims(offs, 5)  # <- error
+    tl.store(x_ptr + offs, tl.sum(y, 0).to(tl.float32))
+
+
+@triton.jit
+def block_too_large(x_ptr):
+    offs = tl.arange(0, 2**21)  # <- error
+    tl.store(x_ptr + offs, 1.0)
+
+
+@triton.jit
+def broadcast_too_large(x_ptr):
+    a = tl.arange(0, 2048)
+    b = a[:, None] + a[None, :]  # <- error
+    tl.store(x_ptr, tl.sum(tl.sum(b, 0), 0).to(tl.float32))
+
+
+@triton.jit
+def range_over_tensor(x_ptr, n):
+    offs = tl.arange(0, 16)
+    for i in range(n, offs):  # <- error
+        tl.store(x_ptr + i, 1.0)
+
+
+@triton.jit
+def range_over_float(x_ptr, n):
+    for i in range(0, 2.5):  # <- error
+        tl.store(x_ptr + i, 1.0)
+
+
+@triton.jit
+def broadcast_to_without_shape(x_ptr):
+    v = tl.broadcast_to(0)  # <- error
+    tl.store(x_ptr, v)
+
+
+@triton.jit
+def full_with_int_dtype(x_ptr):
+    tl.store(x_ptr, tl.sum(tl.full((16,), 0, 5), 0))  # <- error
+
+
+@triton.jit
+def kernel_returns_value(x_ptr):
+    tl.store(x_ptr, 1.0)
+    return 1  # <- error
+
+
+@triton.jit
+def loop_carried_shape_change(x_ptr, n):
+    acc = tl.zeros((16,), tl.float32)
+    for _i in range(n):  # <- error
+        acc = tl.zeros((16, 16), tl.float32)
+    tl.store(x_ptr, tl.sum(tl.sum(acc, 0), 0))
+
+
+@triton.jit
+def defined_in_one_branch(x_ptr, n):
+    if n > 3:
+        y = 1.0
+    tl.store(x_ptr, y)  # noqa: F821  # <- error
+
+
+@triton.jit
+def branches_of_different_types(x_ptr, n):
+    if n > 3:  # <- error
+        y = 1.0
+    else:
+        y = 1
+    tl.store(x_ptr, y)
+
+
+@triton.jit
+def return_inside_loop(x_ptr, n):
+    for i in range(n):  # <- error
+        tl.store(x_ptr + i, 1.0)
+        return
+
+
+@triton.jit
+def store_without_value(x_ptr):
+    tl.store(x_ptr)  # <- error
+
+
+@triton.jit
+def arange_with_three_arguments(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 16, 2), 1.0)  # <- error
+
+
+@triton.jit
+def module_as_operand(x_ptr):
+    tl.store(x_ptr, tl + 1.0)  # <- error
+
+
 # (kernel, signature, constexprs, expected message fragment, error class)
 CASES = [
     (undefined_name, X, {}, "name 'y' is not defined", CompilationError),
@@ -313,7 +440,7 @@ CASES = [
      CompilationError),
     (calls_plain_python, X, {}, "'_plain_python' is not a @jit function or a Triton builtin",
      CompilationError),
-    (unknown_builtin_keyword, X, {}, "load() got an unexpected keyword argument 'foo'",
+    (unknown_builtin_keyword, X, {}, "tl.load(): got an unexpected keyword argument 'foo'",
      CompilationError),
     (return_in_one_branch, {**X, "n": "i32"}, {}, "inside a runtime `if`, either both branches "
      "return or neither does", CompilationError),
@@ -322,6 +449,42 @@ CASES = [
     (bad_program_axis, X, {}, "program_id axis must be 0, 1, or 2 but got 3", CompilationError),
     (error_in_callee, X, {}, "in call to _callee_with_error: name 'undefined_in_callee' is not "
      "defined", CompilationError),
+    (offset_past_64_bits, X, {}, "integer 18446744073709551616 cannot be represented in "
+     "64 bits", CompilationError),
+    (int32_scalar_out_of_range, X, {}, "Scalar 1099511627776 is out of range for type int32",
+     CompilationError),
+    (full_out_of_range, X, {}, "integer constant 1099511627776 is out of range for int32",
+     CompilationError),
+    (store_wider_than_pointer, X, {}, "store: the value has shape [16, 16], which does not "
+     "broadcast to the pointer's shape [16]", CompilationError),
+    (store_block_through_scalar_pointer, X, {}, "store: the value has shape [16], which does "
+     "not broadcast to the pointer's shape []", CompilationError),
+    (expand_dims_axis_too_large, X, {}, "expand_dims axis 5 is out of range for a 1-D tensor",
+     CompilationError),
+    (block_too_large, X, {}, "a block of shape [2097152] has 2097152 elements, more than the "
+     "maximum of 1048576", CompilationError),
+    (broadcast_too_large, X, {}, "a block of shape [2048, 2048] has 4194304 elements",
+     CompilationError),
+    (range_over_tensor, {**X, "n": "i32"}, {}, "range() end must be a scalar integer, got a "
+     "tensor of shape [16]", CompilationError),
+    (range_over_float, {**X, "n": "i32"}, {}, "range() end must be an integer, got 2.5 of "
+     "type float", CompilationError),
+    (broadcast_to_without_shape, X, {}, "broadcast_to needs a shape", CompilationError),
+    (full_with_int_dtype, X, {}, "expected a dtype such as tl.float32, got 5", CompilationError),
+    (kernel_returns_value, X, {}, "a kernel cannot return a value", CompilationError),
+    (loop_carried_shape_change, {**X, "n": "i32"}, {}, "loop-carried variable 'acc' has type "
+     "<[16], fp32> before the loop but <[16, 16], fp32> inside it", CompilationError),
+    (defined_in_one_branch, {**X, "n": "i32"}, {}, "name 'y' is not defined", CompilationError),
+    (branches_of_different_types, {**X, "n": "i32"}, {}, "variable 'y' has type fp32 in the "
+     "`if` branch but int32 in the `else` branch", CompilationError),
+    (store_without_value, X, {}, "tl.store(): missing a required argument: 'value'",
+     CompilationError),
+    (arange_with_three_arguments, X, {}, "tl.arange(): too many positional arguments",
+     CompilationError),
+    (module_as_operand, X, {}, "cannot apply `tl + 1.0` to the module tritonc.language and "
+     "1.0 of type float", CompilationError),
+    (return_inside_loop, {**X, "n": "i32"}, {}, "`return` inside a loop is not supported",
+     UnsupportedLanguageConstruct),
 ]
 
 
@@ -362,3 +525,85 @@ def test_callee_error_chains_to_the_callee_line() -> None:
     assert isinstance(cause, CompilationError)
     lines, first = inspect.getsourcelines(_callee_with_error.fn)
     assert cause.lineno == first + 2
+
+
+def _interpreter_arguments(signature: dict, rng: np.random.Generator) -> list:
+    args = []
+    for type_name in signature.values():
+        if type_name.startswith("*"):
+            args.append(rng.standard_normal(64).astype(np.float32))
+        else:
+            args.append(int(rng.integers(5, 9)))
+    return args
+
+
+# a launch binds its arguments first: a missing constexpr is a TypeError of the call there
+INTERPRETED = [c for c in CASES if c[0] is not missing_constexpr]
+
+
+@pytest.mark.parametrize("fn,signature,constexprs,message,cls", INTERPRETED,
+                         ids=[c[0].__name__ for c in INTERPRETED])
+def test_interpreter_rejects_the_same_kernel(fn, signature, constexprs, message, cls,
+                                             monkeypatch) -> None:
+    """The interpreter rejects every kernel the compiler rejects, with the same error at the
+    same line, and writes nothing."""
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    args = _interpreter_arguments(signature, np.random.default_rng(len(fn.__name__)))
+    before = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with pytest.raises(cls) as info:
+        fn[(1,)](*args, **constexprs)
+    assert message in info.value.message, info.value.message
+    assert info.value.lineno == marked_line(fn), str(info.value)
+    for got, want in zip(args, before, strict=True):
+        if isinstance(got, np.ndarray):
+            np.testing.assert_array_equal(got, want)
+
+
+@triton.jit
+def _legal_twin(x_ptr, n):
+    acc = 0.0
+    for i in range(n):
+        acc = acc + i
+    if n > 3:
+        y = acc * 2
+    else:
+        y = acc
+    tl.store(x_ptr, y)
+    return None
+
+
+def test_legal_kernel_runs_in_both(monkeypatch) -> None:
+    """The checks reject only what they should: the legal twin compiles and interprets."""
+    triton.compile(_legal_twin, {**X, "n": "i32"}, {})
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    x = np.full(4, np.nan, np.float32)
+    _legal_twin[(1,)](x, 6)
+    assert x[0] == 2 * sum(range(6))
+
+
+def test_long_sum_compiles() -> None:
+    """A 400-term sum nests 400 deep in the AST; the code generator walks it in a loop."""
+    import textwrap
+    import types
+
+    terms = " + ".join(f"x * {i}.0" for i in range(400))
+    src = textwrap.dedent(f"""
+        def long_sum(x_ptr):
+            x = tl.load(x_ptr)
+            tl.store(x_ptr, {terms})
+        """)
+    module = types.ModuleType("long_sum_module")
+    module.tl = tl
+    path = Path(__file__).with_name("_generated_long_sum.py")
+    code = compile(src, str(path), "exec")
+    import linecache
+
+    linecache.cache[str(path)] = (len(src), None, src.splitlines(True), str(path))
+    exec(code, module.__dict__)
+    kernel = triton.jit(module.long_sum)
+    ttir = triton.compile(kernel, X, {}).asm["ttir"]
+    assert ttir.count("arith.addf") == 399
+    x = np.array([1.5], np.float32)
+    kernel.interpret = True
+    kernel[(1,)](x)
+    assert x[0] == np.float32(1.5 * sum(range(400)))

@@ -87,7 +87,8 @@ def test_dot_below_16_in_the_interpreter(m, n, k):
     np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-5)
 
 
-def test_dot_below_16_is_refused_by_the_compiler():
-    with pytest.raises(triton.CompilationError, match="at least 16"):
-        triton.compile(small_dot, {"A": "*fp32", "B": "*fp32", "C": "*fp32"},
-                       {"M": 2, "N": 8, "K": 4}, target="ttir")
+@pytest.mark.parametrize("arch", [80, 90])
+def test_dot_below_16_compiles_to_multiply_adds(arch):
+    kernel = triton.compile(small_dot, {"A": "*fp32", "B": "*fp32", "C": "*fp32"},
+                            {"M": 2, "N": 8, "K": 4}, target=f"cuda:{arch}")
+    assert "fma.rn.f32" in kernel.asm["ptx"] and kernel.asm["cubin"]

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tritonc.compiler.targets import check_arch
+
 
 class UsageError(Exception):
     """A bad kernel path, signature, constexpr or target: reported in one line."""
@@ -113,6 +115,8 @@ def parse_constexprs(kernel, text: str | dict[str, Any]) -> dict[str, Any]:
     for name, value in items:
         if name not in kernel.arg_names:
             raise UsageError(f"{kernel.__name__} has no parameter {name!r}")
+        if name in constexprs:
+            raise UsageError(f"constexpr {name!r} is given twice")
         constexprs[name] = value
     return constexprs
 
@@ -185,5 +189,8 @@ def parse_targets(text: str | list[str]) -> list[int]:
         backend, _, arch = item.partition(":")
         if backend != "cuda" or not arch.isdigit() or int(arch) < 50:
             raise UsageError(f"unknown target {item!r}; expected 'cuda:<sm>' such as cuda:90")
-        archs.append(int(arch))
+        try:
+            archs.append(check_arch(int(arch), item))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     return archs

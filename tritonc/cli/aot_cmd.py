@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
 
 import click
 
@@ -25,7 +24,7 @@ from tritonc.aot.spec import (
     parse_targets,
     require_constexprs,
 )
-from tritonc.cli.common import fail, write_atomic
+from tritonc.cli.common import fail, prepare_output_dir, write_atomic
 
 
 @click.command("aot")
@@ -58,12 +57,15 @@ def aot_command(kernel_spec: str, signatures: tuple[str, ...], constexpr_text: s
         archs = parse_targets(target)
         if num_warps not in (1, 2, 4, 8, 16, 32):
             raise UsageError(f"--num-warps must be a power of two up to 32, not {num_warps}")
+        if num_stages < 1:
+            raise UsageError(f"--num-stages must be at least 1, not {num_stages}")
         grid = parse_grid(grid_text)
         # check types and the grid before the (slow) compilation
         variants = [Variant(spec) for spec in specs]
         launcher_params(kernel, constexprs, variants)
         generate(kernel, constexprs, [Variant(s, {a: b"" for a in archs},
                                               {a: {} for a in archs}) for s in specs], grid)
+        out = prepare_output_dir(out_dir)
     except UsageError as e:
         fail(str(e))
     try:
@@ -72,12 +74,13 @@ def aot_command(kernel_spec: str, signatures: tuple[str, ...], constexpr_text: s
     except (CompilationError, NotImplementedError, RuntimeError) as e:
         fail(str(e), status=1)
     header, source = generate(kernel, constexprs, variants, grid)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     name = kernel.__name__
     cuda_min = resources.files("tritonc.aot").joinpath("cuda_min.h").read_text()
     files = {f"{name}.h": header, f"{name}.c": source, "cuda_min.h": cuda_min,
              f"{name}.aot.json": json.dumps(manifest(name, variants, grid_text), indent=1)}
     for file_name, text in files.items():
-        write_atomic(out / file_name, text)
+        try:
+            write_atomic(out / file_name, text)
+        except OSError as e:
+            fail(f"cannot write {out / file_name}: {e.strerror or e}")
         click.echo(str(out / file_name))

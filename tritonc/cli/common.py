@@ -11,7 +11,7 @@ import click
 
 from tritonc.aot.spec import UsageError
 
-__all__ = ["OneLineErrorGroup", "UsageError", "fail", "write_atomic"]
+__all__ = ["OneLineErrorGroup", "UsageError", "fail", "prepare_output_dir", "write_atomic"]
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
@@ -19,6 +19,22 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_bytes(data if isinstance(data, bytes) else data.encode())
     os.replace(tmp, path)
+
+
+def prepare_output_dir(out_dir: str | os.PathLike[str]) -> Path:
+    """Create the output folder (and its parents) and check that files can be written in
+    it, before any slow work; UsageError naming the folder and the reason otherwise."""
+    path = Path(out_dir)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"output folder {str(path)!r} is not a folder (a file is in its place)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create output folder {str(path)!r}: "
+                         f"{e.strerror or e}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"output folder {str(path)!r} is not writable")
+    return path
 
 
 def fail(message: str, status: int = 2) -> NoReturn:

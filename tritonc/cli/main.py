@@ -18,7 +18,6 @@ prints the compiler's message (with the source line) and exits with status 1.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
@@ -30,7 +29,13 @@ from tritonc.aot.spec import (
     parse_value,
     require_constexprs,
 )
-from tritonc.cli.common import OneLineErrorGroup, UsageError, fail, write_atomic
+from tritonc.cli.common import (
+    OneLineErrorGroup,
+    UsageError,
+    fail,
+    prepare_output_dir,
+    write_atomic,
+)
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin")
 __all__ = ["STAGES", "UsageError", "load_kernel", "main", "parse_signature", "parse_value",
@@ -45,7 +50,8 @@ def main() -> None:
 @main.command("compile")
 @click.argument("kernel_spec", metavar="FILE.py:KERNEL")
 @click.option("--signature", "-s", default="", help="comma list of argument types")
-@click.option("--constexpr", "-c", "constexpr_text", default="", help="NAME=VALUE,...")
+@click.option("--constexpr", "-c", "constexpr_texts", multiple=True,
+              help="NAME=VALUE,... (may be repeated)")
 @click.option("--num-warps", default=4, show_default=True, type=int)
 @click.option("--num-stages", default=3, show_default=True, type=int)
 @click.option("--target", default="cuda:90", show_default=True, help="cuda:<sm> or ttir")
@@ -53,15 +59,17 @@ def main() -> None:
               help=f"stages to write: {','.join(STAGES)}")
 @click.option("-o", "--output", "out_dir", default=".", show_default=True,
               type=click.Path(file_okay=False))
-def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_warps: int,
+def compile_command(kernel_spec: str, signature: str, constexpr_texts: tuple[str, ...],
+                    num_warps: int,
                     num_stages: int, target: str, emit: str, out_dir: str) -> None:
     """Compile KERNEL of FILE.py and write the requested stages to the output folder."""
-    from tritonc.compiler.compiler import parse_target
     from tritonc.compiler.errors import CompilationError
+    from tritonc.compiler.targets import parse_target
 
     try:
         kernel = load_kernel(kernel_spec)
-        spec = parse_signature(kernel, signature, parse_constexprs(kernel, constexpr_text))
+        spec = parse_signature(kernel, signature,
+                               parse_constexprs(kernel, ",".join(constexpr_texts)))
         sig, constexprs, divisible = spec.signature, spec.constexprs, spec.divisible
         stages = [s.strip() for s in emit.split(",") if s.strip()]
         unknown = [s for s in stages if s not in STAGES]
@@ -74,7 +82,14 @@ def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_w
             raise UsageError(str(e)) from None
         if num_warps not in (1, 2, 4, 8, 16, 32):
             raise UsageError(f"--num-warps must be a power of two up to 32, not {num_warps}")
+        if num_stages < 1:
+            raise UsageError(f"--num-stages must be at least 1, not {num_stages}")
+        if arch == 0 and any(s != "ttir" for s in stages):
+            later = next(s for s in stages if s != "ttir")
+            raise UsageError(f"--emit {later} needs a CUDA target such as --target cuda:90; "
+                             "--target ttir only makes TTIR")
         require_constexprs(kernel, spec)
+        prepare_output_dir(out_dir)
     except UsageError as e:
         fail(str(e))
     from tritonc.compiler.compiler import compile as compile_kernel
@@ -87,16 +102,17 @@ def compile_command(kernel_spec: str, signature: str, constexpr_text: str, num_w
         fail(str(e), status=1)
     except NotImplementedError as e:
         fail(str(e), status=1)
-    os.makedirs(out_dir, exist_ok=True)
     suffix = f".sm_{arch}" if arch else ""
-    for stage in stages:
-        data = compiled.asm[stage]
-        path = Path(out_dir) / f"{kernel.__name__}{suffix}.{stage}"
-        write_atomic(path, data)
-        click.echo(str(path))
+    outputs = [(Path(out_dir) / f"{kernel.__name__}{suffix}.{stage}", compiled.asm[stage])
+               for stage in stages]
     if arch:  # the sidecar that `tritonc inspect FILE.cubin` reads
-        path = Path(out_dir) / f"{kernel.__name__}{suffix}.json"
-        write_atomic(path, json.dumps(compiled.metadata, indent=1, default=repr) + "\n")
+        outputs.append((Path(out_dir) / f"{kernel.__name__}{suffix}.json",
+                        json.dumps(compiled.metadata, indent=1, default=repr) + "\n"))
+    for path, data in outputs:
+        try:
+            write_atomic(path, data)
+        except OSError as e:
+            fail(f"cannot write {path}: {e.strerror or e}")
         click.echo(str(path))
 
 

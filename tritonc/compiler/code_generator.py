@@ -28,6 +28,7 @@ from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language.core import constexpr, is_builtin, tensor
 from tritonc.language.semantic import Semantic, SemanticError
+from tritonc.language.semantic_core import describe_value
 from tritonc.runtime.jit import JITFunction
 
 _DEBUG = os.environ.get("TRITONC_DEBUG_COMPILER", "") == "1"
@@ -52,10 +53,39 @@ def _unwrap(v: Any) -> Any:
     return v.value if isinstance(v, constexpr) else v
 
 
+_INTERNAL_MARKERS = ("object has no attribute", "unsupported operand", "not iterable",
+                     "not subscriptable", "object is not callable", "<locals>", "_semantic",
+                     "NoneType", "takes no keyword", "argument must be", "object cannot be")
+
+
+def _is_internal(e: Exception) -> bool:
+    """Whether `e` comes from inside the compiler rather than from a check of its own."""
+    if isinstance(e, (AttributeError, IndexError, KeyError, ZeroDivisionError,
+                      AssertionError, NotImplementedError)):
+        return True
+    return isinstance(e, TypeError) and any(m in str(e) for m in _INTERNAL_MARKERS)
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, tensor):
+        return str(v.type)
+    v = _unwrap(v)
+    return "None" if v is None else type(v).__name__
+
+
+def _argument_types(args: list, kwargs: dict) -> str:
+    parts = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
+    return f"({', '.join(parts)})"
+
+
 def _describe(e: Exception) -> str:
     """The one-line reason for an exception raised while compiling a node."""
     if isinstance(e, (SemanticError, tl_builtins.StaticAssertionError)):
         return str(e)
+    if isinstance(e, RecursionError):
+        return "the expression is nested too deeply to compile; split it into several statements"
+    if _is_internal(e):
+        return "this expression's operands have types it cannot take"
     text = str(e)
     return text if text.startswith(type(e).__name__) else f"{type(e).__name__}: {text}"
 
@@ -80,6 +110,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         self.returned = False
         self.ret_value: Any = None
         self.in_tail = False  # the statement being visited ends the function
+        self.return_node: ast.Return | None = None
         self.statically_implemented = {
             "static_assert": tl_builtins.static_assert, "static_print": tl_builtins.static_print,
             "print": self._print, "len": self._len, "min": self._minmax(tl_builtins.minimum, min),
@@ -95,18 +126,23 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return cls(self.fn.src, node, message, filename=self.fn.filename,
                    line_offset=self.fn.def_line - 1, kernel=self.fn.__name__)
 
-    def visit(self, node: ast.AST) -> Any:
-        if node is None:
-            return None
+    def locate(self, node: ast.AST) -> None:
+        """Make `node`'s line and column the location of the ops built next."""
         line = getattr(node, "lineno", None)
-        if line is not None and not self.builder.concrete:
+        if line is None:
+            return
+        if not self.builder.concrete:
             from tritonc.compiler.mlir_builder import ir
 
             with self.builder.context:
                 self.builder.loc = ir.Location.file(self.fn.filename, line + self.fn.def_line - 1,
                                                     node.col_offset + 1)
-        if line is not None:
-            self.current_line = line + self.fn.def_line - 1
+        self.current_line = line + self.fn.def_line - 1
+
+    def visit(self, node: ast.AST) -> Any:
+        if node is None:
+            return None
+        self.locate(node)
         try:
             return super().visit(node)
         except (CompilationError, KernelReturn):
@@ -208,6 +244,9 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         value = self.visit(node.value) if node.value is not None else None
+        if isinstance(value, constexpr) and value.value is None:
+            value = None  # `return None` is a plain `return`
+        self.return_node = node
         if isinstance(value, (bool, int, float)):
             value = self.semantic.to_tensor(value)
         self.ret_value = value
@@ -268,12 +307,29 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
 
     # -- expressions ----------------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> Any:
-        lhs, rhs = self.visit(node.left), self.visit(node.right)
-        method = self._binary_methods.get(type(node.op))
-        if method is None:
-            raise self.error(node, f"unsupported operator {type(node.op).__name__}",
-                             UnsupportedLanguageConstruct)
-        return self.apply_binary(method, lhs, rhs, node)
+        """`a + b + c + ...` nests to the left: walk the chain in a loop, not by recursion,
+        so a long sum compiles however many terms it has."""
+        chain = []
+        while isinstance(node, ast.BinOp):
+            chain.append(node)
+            node = node.left
+        value = self.visit(node)
+        for link in reversed(chain):
+            rhs = self.visit(link.right)
+            self.locate(link)
+            method = self._binary_methods.get(type(link.op))
+            if method is None:
+                raise self.error(link, f"unsupported operator {type(link.op).__name__}",
+                                 UnsupportedLanguageConstruct)
+            try:
+                value = self.apply_binary(method, value, rhs, link)
+            except CompilationError:
+                raise
+            except Exception as e:
+                if _DEBUG:
+                    raise
+                raise self.error(link, _describe(e)) from e
+        return value
 
     def apply_binary(self, method: str, lhs: Any, rhs: Any, node: ast.AST) -> Any:
         if isinstance(lhs, tensor):
@@ -290,8 +346,12 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         a, b = _unwrap(lhs), _unwrap(rhs)
         if isinstance(a, (tuple, list)) and method == "__add__":
             return tuple(a) + tuple(b)
-        # operator.* falls back to the reflected method (None == 1 is False, not NotImplemented)
-        return constexpr(getattr(operator, method)(a, b))
+        try:
+            result = getattr(operator, method)(a, b)
+        except (TypeError, AttributeError):
+            raise self.error(node, f"cannot apply `{ast.unparse(node)}` to "
+                             f"{describe_value(a)} and {describe_value(b)}") from None
+        return constexpr(result)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> Any:
         operand = self.visit(node.operand)
@@ -308,6 +368,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                              "(a < b) & (b < c)", UnsupportedLanguageConstruct)
         lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
         op = type(node.ops[0])
+        if op in (ast.Is, ast.IsNot) and _unwrap(rhs) is None and isinstance(lhs, tensor):
+            return constexpr(op is ast.IsNot)  # a tensor is never None, known while compiling
         if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
             if op in (ast.In, ast.NotIn) and (isinstance(lhs, tensor) or isinstance(rhs, tensor)):
                 raise self.error(node, f"`{ast.unparse(node)}`: `in` needs constexpr operands")
@@ -426,7 +488,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             return getattr(base, name)
         obj = _unwrap(base)
         if not hasattr(obj, name):
-            raise self.error(node, f"{type(obj).__name__} has no attribute {name!r}")
+            what = "None" if obj is None else type(obj).__name__
+            raise self.error(node, f"{what} has no attribute {name!r}")
         result = getattr(obj, name)
         if isinstance(result, (int, float, bool, str, tuple)) and \
                 not isinstance(result, T.base_type):
@@ -458,13 +521,24 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             return self.call_function(fn, args, kwargs, node)
         if is_builtin(fn) or is_builtin(getattr(fn, "__func__", None)):
             extra = {"_generator": self} if getattr(fn, "wants_generator", False) else {}
+            name = getattr(fn, "__name__", repr(fn))
+            self._bind_builtin(fn, name, args, kwargs, node)
             try:
                 result = fn(*args, **kwargs, _semantic=self.semantic, **extra)
-            except TypeError as e:
-                raise self.error(node, f"{getattr(fn, '__name__', fn)}: {e}") from e
+            except (CompilationError, KernelReturn, SemanticError,
+                    tl_builtins.StaticAssertionError):
+                raise
+            except Exception as e:
+                if _DEBUG:
+                    raise
+                if _is_internal(e):
+                    raise self.error(node, f"tl.{name}() cannot take arguments of types "
+                                     f"{_argument_types(args, kwargs)}") from e
+                raise self.error(node, f"{name}: {e}") from e
             return constexpr(result) if isinstance(result, (int, float, bool)) else result
         if fn in self.statically_implemented.values() or _is_constexpr_function(fn) or \
                 inspect.isclass(fn):
+            self._bind_builtin(fn, getattr(fn, "__name__", repr(fn)), args, kwargs, node)
             if getattr(fn, "__self__", None) is self or getattr(fn, "takes_values", False):
                 result = fn(*args, **kwargs)  # helpers that look at tensors themselves
             elif _is_constexpr_function(fn) and fn not in self.statically_implemented.values():
@@ -477,6 +551,22 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             return result
         raise self.error(node, f"{getattr(fn, '__name__', fn)!r} is not a @jit function or a "
                          "Triton builtin and cannot be called from a kernel")
+
+    def _bind_builtin(self, fn: Any, name: str, args: list, kwargs: dict,
+                      node: ast.AST) -> None:
+        """Check a builtin call's arguments against its signature (less the hidden
+        `_semantic` / `_generator`), so a wrong call names the user's mistake."""
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            return
+        params = [p for n, p in sig.parameters.items() if n not in ("_semantic", "_generator")]
+        try:
+            sig.replace(parameters=params).bind(*args, **kwargs)
+        except TypeError as e:
+            prefix = "tl." if is_builtin(fn) or is_builtin(getattr(fn, "__func__", None)) \
+                or inspect.isclass(fn) else ""
+            raise self.error(node, f"{prefix}{name}(): {e}") from None
 
     def _call_constexpr_function(self, fn: Callable, args: list, kwargs: dict,
                                  node: ast.AST) -> Any:
@@ -501,7 +591,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         try:
             bound = fn.bind(tuple(args), kwargs or {})
         except TypeError as e:
-            raise self.error(node, str(e)) from e
+            raise self.error(node, str(e)) from None
         scope = {}
         for p in fn.params:
             value = bound[p.name]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tritonc.compiler.frontend import Specialization, make_ttir
+from tritonc.compiler.targets import parse_target
 from tritonc.runtime.jit import JITFunction
 
 
@@ -25,23 +26,16 @@ class CompiledKernel:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def parse_target(target: str) -> tuple[str, int]:
-    """`cuda:90` -> ("cuda", 90); `ttir` compiles only to TTIR."""
-    if target == "ttir":
-        return "ttir", 0
-    backend, _, arch = target.partition(":")
-    if backend != "cuda" or not arch.rstrip("a").isdigit():
-        raise ValueError(f"unknown target {target!r}; expected 'cuda:<sm>' such as cuda:90, "
-                         "or 'ttir'")
-    return backend, int(arch.rstrip("a"))
-
-
 def compile(fn: JITFunction, signature: Mapping[str, Any],
             constexprs: Mapping[str, Any] | None = None,
             target: str = "ttir", divisible_by_16: frozenset[str] | set[str] = frozenset(),
             num_warps: int = 4, num_stages: int = 3,
             maxnreg: int | None = None) -> CompiledKernel:
     """Compile `fn` for one specialization; stop after TTIR when `target` is "ttir"."""
+    if num_warps not in (1, 2, 4, 8, 16, 32):
+        raise ValueError(f"num_warps must be a power of two up to 32, not {num_warps}")
+    if num_stages < 1:
+        raise ValueError(f"num_stages must be at least 1, not {num_stages}")
     spec = Specialization(dict(signature), dict(constexprs or {}), frozenset(divisible_by_16))
     backend, arch = parse_target(target)
     module = make_ttir(fn, spec)

@@ -24,6 +24,7 @@ from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language import standard as tl_standard
 from tritonc.language.core import constexpr, tensor
+from tritonc.language.semantic_core import describe_value
 
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
@@ -178,6 +179,7 @@ class ControlFlowMixin:
                              "tl.range(...) or tl.static_range(...)",
                              UnsupportedLanguageConstruct)
         bounds = [iterator.start, iterator.end, iterator.step]
+        self._check_range_bounds(node.iter, bounds)
         if self.builder.concrete:
             values = [int(self.builder.static_value(b.handle)) if isinstance(b, tensor)
                       else int(b.value if isinstance(b, constexpr) else b) for b in bounds]
@@ -187,6 +189,21 @@ class ControlFlowMixin:
                               wrap=lambda i: self.semantic.to_tensor(i))
             return
         self._scf_for(node, bounds, iterator)
+
+    def _check_range_bounds(self, node: ast.AST, bounds: list) -> None:
+        """range() bounds are scalar integers: Python ints, constexprs or scalar tensors."""
+        for what, b in zip(("start", "end", "step"), bounds, strict=True):
+            value = b.value if isinstance(b, constexpr) else b
+            if isinstance(value, tensor):
+                if value.type.is_block():
+                    raise self.error(node, f"range() {what} must be a scalar integer, got a "
+                                     f"tensor of shape {list(value.shape)}")
+                if not value.dtype.is_int() or value.dtype.is_bool():
+                    raise self.error(node, f"range() {what} must be an integer, got "
+                                     f"{value.dtype}")
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise self.error(node, f"range() {what} must be an integer, got "
+                                 f"{describe_value(value)}")
 
     def _python_loop(self, node: ast.For, values, wrap) -> None:
         if not isinstance(node.target, ast.Name):

@@ -119,7 +119,8 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
     generator = CodeGenerator(fn, semantic, scope)
     generator.visit(fn.parse())
     if generator.ret_value is not None:
-        raise generator.error(None, "a kernel cannot return a value")
+        raise generator.error(generator.return_node, "a kernel cannot return a value; store "
+                              "its results through pointer arguments")
     builder.return_([])
     module = builder.module
     if not module.operation.verify():

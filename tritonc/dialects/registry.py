@@ -15,7 +15,7 @@ def irdl_source() -> str:
         [
             "module {",
             to_irdl("tt", tt.TYPES, tt.OPS),
-            to_irdl("ttg", ttg.TYPES + ttg.ATTRS, ttg.OPS),
+            to_irdl("ttg", ttg.TYPES + ttg.ATTRS, ttg.OPS, ttg.CONSTRAINTS),
             "}",
         ]
     )

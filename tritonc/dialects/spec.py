@@ -2,9 +2,10 @@
 
 IRDL-defined ops carry no traits and no custom syntax, so every op here prints in the
 generic form (`"tt.load"(%p) {...} : (...) -> ...`). Operand and result types are
-checked by the language's semantic layer before an op is built, so the IRDL
-constraints stay `irdl.any`; what IRDL does check is the arity of every op and the
-presence of every attribute.
+checked by the language's semantic layer before an op is built, so most IRDL
+constraints stay `irdl.any`; what IRDL does check is the arity of every op, the
+presence of every attribute, and the named constraints an op lists (a shared-memory
+operand must be a `!ttg.memdesc`, a store's destination a mutable one).
 
 IRDL binds a constraint variable to the first type it meets, so every value of one
 variadic group must have the same type. Groups whose values may differ in type (the
@@ -28,6 +29,10 @@ class OpDef:
     """One op: `operands`/`results` are (name, arity) pairs, `attrs` maps a name to its kind.
 
     Attribute kinds: "i32", "bool", "str", "i32s" (dense i32 array), "sym" (flat symbol).
+    `pure`: no memory effects, so equal ops may merge and unused ones vanish (the
+    cleanup pass reads it; IRDL ops carry no traits). `constraints` maps an operand or
+    result name to a named type constraint of the dialect (`Constraint`), checked by
+    the verifier; everything else is `irdl.any`.
     """
 
     name: str
@@ -35,6 +40,8 @@ class OpDef:
     results: tuple[tuple[str, str], ...] = (("result", SINGLE),)
     attrs: dict[str, str] = field(default_factory=dict)
     doc: str = ""
+    pure: bool = False
+    constraints: dict[str, str] = field(default_factory=dict)
 
     @property
     def needs_segments(self) -> bool:
@@ -63,12 +70,24 @@ def _expand(group: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
+class Constraint:
+    """A named IRDL type constraint: `lines` define `%{v}` (and helpers `%{v}_...`)."""
+
+    name: str
+    lines: tuple[str, ...]
+
+    def emit(self, var: str) -> list[str]:
+        return [line.format(v=var) for line in self.lines]
+
+
+@dataclass(frozen=True)
 class TypeDef:
     """A parametric type (`!tt.ptr<f32, 1 : i32>`) or, with kind="attribute", an attribute."""
 
     name: str
     params: tuple[str, ...]
     kind: str = "type"
+    constraints: dict[str, tuple[str, ...]] = field(default_factory=dict)  # param -> lines
 
 
 def operands(spec: str) -> tuple[tuple[str, str], ...]:
@@ -86,13 +105,18 @@ def operands(spec: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def to_irdl(dialect: str, types: list[TypeDef], ops: list[OpDef]) -> str:
+def to_irdl(dialect: str, types: list[TypeDef], ops: list[OpDef],
+            constraints: list[Constraint] = ()) -> str:
     """The IRDL module text that declares `dialect` with these types and ops."""
+    named = {c.name: c for c in constraints}
     lines = [f"irdl.dialect @{dialect} {{"]
     for t in types:
         lines.append(f"  irdl.{t.kind} @{t.name} {{")
-        for i, _ in enumerate(t.params):
-            lines.append(f"    %p{i} = irdl.any")
+        for i, p in enumerate(t.params):
+            if p in t.constraints:
+                lines.extend("    " + x.format(v=f"p{i}") for x in t.constraints[p])
+            else:
+                lines.append(f"    %p{i} = irdl.any")
         params = ", ".join(f"{p}: %p{i}" for i, p in enumerate(t.params))
         lines.append(f"    irdl.parameters({params})")
         lines.append("  }")
@@ -103,7 +127,11 @@ def to_irdl(dialect: str, types: list[TypeDef], ops: list[OpDef]) -> str:
         lines.append(f"  irdl.operation @{short} {{")
         op_operands, op_results = _expand(op.operands), _expand(op.results)
         names = [n for n, _ in op_operands] + [n for n, _ in op_results] + list(op.attrs)
-        lines.extend(f"    %{n}_c = irdl.any" for n in names)
+        for n in names:
+            if n in op.constraints:
+                lines.extend("    " + x for x in named[op.constraints[n]].emit(f"{n}_c"))
+            else:
+                lines.append(f"    %{n}_c = irdl.any")
         for kw, group in (("operands", op_operands), ("results", op_results)):
             if group:
                 body = ", ".join(

@@ -49,7 +49,16 @@ from tritonc.language.math import (
     sqrt_rn,
     umulhi,
 )
-from tritonc.language.random import rand, randint, randint4x, randn, randn4x, uint_to_uniform_float
+from tritonc.language.random import (
+    philox,
+    rand,
+    rand4x,
+    randint,
+    randint4x,
+    randn,
+    randn4x,
+    uint_to_uniform_float,
+)
 from tritonc.language.standard import (
     argmax,
     argmin,

@@ -12,6 +12,7 @@ import enum
 
 from tritonc.language import dtypes as T
 from tritonc.language.core import _unwrap, _unwrap_shape, builtin, constexpr, tensor, tensor_method
+from tritonc.language.semantic_core import SemanticError
 
 # -- program identity -----------------------------------------------------------------
 
@@ -258,8 +259,9 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
     axes = _unwrap_shape(axis)
     rank = len(input.shape) + len(axes)
     for a in axes:
-        if not -rank <= a < rank:
-            raise ValueError(f"invalid axis {a}. Expected {-rank} <= axis < {rank}")
+        if not isinstance(a, int) or not -rank <= a < rank:
+            raise ValueError(f"invalid axis {a}: expand_dims axis {a!r} is out of range for a "
+                             f"{len(input.shape)}-D tensor (valid axes: {-rank} to {rank - 1})")
     normalized = [a % rank for a in axes]
     if len(set(normalized)) != len(normalized):
         raise ValueError(f"expand_dims received duplicate axes, normalized axes = {normalized}")
@@ -272,6 +274,8 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
 @builtin
 def broadcast_to(input, *shape, _semantic=None) -> tensor:
     """`input` broadcast to `shape`."""
+    if not shape:
+        raise SemanticError("broadcast_to needs a shape, e.g. tl.broadcast_to(x, (BLOCK,))")
     shape = _unwrap_shape(shape[0] if len(shape) == 1 else shape)
     return _semantic.broadcast_to(_semantic.to_tensor(input), tuple(shape))
 

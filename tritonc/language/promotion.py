@@ -18,6 +18,8 @@ The rules are Triton's, for every pair of dtypes, tensor or Python scalar:
 
 from __future__ import annotations
 
+import types
+
 from tritonc.language import dtypes as T
 
 FP32_MIN_NORMAL = 2.0**-126
@@ -95,7 +97,7 @@ def scalar_type(value: bool | int | float) -> T.dtype:
         if size in (0.0, float("inf")) or value != value or FP32_MIN_NORMAL <= size <= FP32_MAX:
             return T.float32
         return T.float64
-    raise PromotionError(f"cannot use {value!r} of type {type(value).__name__} as an operand")
+    raise PromotionError(f"cannot use {describe_value(value)} as an operand")
 
 
 def int_range(ty: T.dtype) -> tuple[int, int]:
@@ -118,3 +120,16 @@ def check_scalar_fits(value: bool | int | float, ty: T.dtype) -> None:
     lo, hi = int_range(ty)
     if not lo <= value <= hi:
         raise PromotionError(f"Scalar {value} is out of range for type {ty}")
+
+
+def describe_value(x) -> str:
+    """A short description of a Python value for an error message."""
+    if x is None:
+        return "None"
+    if isinstance(x, types.ModuleType):
+        return f"the module {x.__name__}"
+    if callable(x):
+        return f"the function {getattr(x, '__name__', '?')}"
+    text = repr(x)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{text} of type {type(x).__name__}"

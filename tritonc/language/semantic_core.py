@@ -10,6 +10,7 @@ from tritonc.language import dtypes as T
 from tritonc.language import promotion
 from tritonc.language.builder import Builder
 from tritonc.language.core import constexpr, tensor
+from tritonc.language.promotion import describe_value
 
 
 class SemanticError(Exception):
@@ -19,6 +20,35 @@ class SemanticError(Exception):
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 UINT64_MAX = 2**64 - 1
+MAX_NUMEL = 2**20  # Triton's cap on the elements of one block
+
+
+def check_numel(shape) -> None:
+    """Reject a block of more than `MAX_NUMEL` elements, as Triton does."""
+    numel = 1
+    for d in shape:
+        numel *= d
+    if numel > MAX_NUMEL:
+        raise SemanticError(f"a block of shape {list(shape)} has {numel} elements, more than "
+                            f"the maximum of {MAX_NUMEL} (2**20) elements per block")
+
+
+def check_int_range(value: int, ty: T.dtype) -> None:
+    """Reject a Python integer that `ty` cannot represent (instead of truncating it)."""
+    if ty.is_bool() or not ty.is_int():
+        return
+    bits = ty.primitive_bitwidth
+    lo, hi = (0, 2**bits - 1) if ty.is_int_unsigned() else (-(2**(bits - 1)), 2**(bits - 1) - 1)
+    if not INT64_MIN <= value <= UINT64_MAX:
+        raise SemanticError(f"integer constant {value} does not fit in 64 bits")
+    if not lo <= value <= hi:
+        raise SemanticError(f"integer constant {value} is out of range for {ty} "
+                            f"([{lo}, {hi}]); cast an operand to a wider type first")
+
+
+def _kind(ty: T.dtype) -> int:
+    """bool < integer < float, for the weak typing of Python scalars."""
+    return 0 if ty.is_bool() else 2 if ty.is_floating() else 1
 
 
 class SemanticCore:
@@ -43,7 +73,9 @@ class SemanticCore:
             except promotion.PromotionError as e:
                 raise SemanticError(str(e)) from None
         if check_type:
-            raise SemanticError(f"cannot convert {x!r} of type {type(x).__name__} to a tensor")
+            if x is None:
+                raise SemanticError("None is not a value here: a tensor or a number is needed")
+            raise SemanticError(f"cannot convert {describe_value(x)} to a tensor")
         return x
 
     # -- promotion ---------------------------------------------------------------
@@ -74,11 +106,17 @@ class SemanticCore:
                     f"incompatible shapes {list(a)} and {list(b)}: dimension {i} is {x} and {y}"
                 )
             out.append(max(x, y))
+        check_numel(out)
         return tuple(out)
 
     def broadcast_to(self, x: tensor, shape: tuple[int, ...]) -> tensor:
         """Splat a scalar, or add leading unit axes and broadcast a tensor, to `shape`."""
         shape = tuple(shape)
+        if not shape:
+            if x.type.is_block():
+                raise SemanticError(f"cannot broadcast shape {list(x.shape)} to a scalar")
+            return x
+        check_numel(shape)
         if not x.type.is_block():
             ty = T.block_type(x.type, shape)
             return tensor(self.builder.create("tt.splat", [x.handle], [ty])[0], ty)
@@ -309,7 +347,9 @@ class SemanticCore:
         if op in ("eq", "ne"):
             pred = op
         else:
-            pred = ("s" if lhs.dtype.is_int_signed() else "u") + op
+            # int1 orders false < true, as Triton (which counts it unsigned) does
+            signed = lhs.dtype.is_int_signed() and not lhs.dtype.is_bool()
+            pred = ("s" if signed else "u") + op
         return self.binary("arith.cmpi", lhs, rhs, ty, {"predicate": pred})
 
     def where(self, cond, x, y) -> tensor:
@@ -405,7 +445,7 @@ class SemanticCore:
                 x = self.cast(x, T.float32)
             return self.unary("arith.fptosi" if dst.is_int_signed() else "arith.fptoui", x, out)
         if src.is_int() and dst.is_floating():
-            if dst.is_fp8() or dst.is_bf16():
+            if dst.is_fp8():  # bf16 converts directly: one rounding, as in Triton
                 return self.cast(self.cast(x, T.float32), dst)
             signed = src.is_int_signed() and not src.is_bool()
             return self.unary("arith.sitofp" if signed else "arith.uitofp", x, out)

@@ -46,6 +46,15 @@ class MemoryRules(SemanticCore):
                 shape = self.broadcast_shapes(shape, o.shape)
         return self.broadcast_to(ptr, shape) if shape else ptr
 
+    def _check_fits_pointer(self, ptr: tensor, operand, what: str) -> None:
+        """A stored value (or mask) broadcasts to the pointer's shape, never widens it."""
+        if not isinstance(operand, tensor) or not operand.type.is_block():
+            return
+        if not ptr.type.is_block() or \
+                self.broadcast_shapes(ptr.shape, operand.shape) != tuple(ptr.shape):
+            raise SemanticError(f"store: the {what} has shape {list(operand.shape)}, which does "
+                                f"not broadcast to the pointer's shape {list(ptr.shape)}")
+
     # -- load / store ----------------------------------------------------------------
     def load(self, ptr, mask, other, boundary_check, padding_option: str, cache: str, evict: str,
              is_volatile: bool) -> tensor:
@@ -109,6 +118,8 @@ class MemoryRules(SemanticCore):
             self.builder.create("tt.store", [ptr.handle, value.handle, None], [], attrs)
             return
         value = self.to_tensor(value)
+        self._check_fits_pointer(ptr, value, "value")
+        self._check_fits_pointer(ptr, mask, "mask")
         ptr = self._pointer_shape(ptr, value, mask)
         elt = ptr.dtype.element_ty
         wide_int = elt.is_int() and elt.primitive_bitwidth == 64  # takes a pointer's address

@@ -6,7 +6,13 @@ from collections.abc import Callable, Sequence
 
 from tritonc.language import dtypes as T
 from tritonc.language.core import handle_of, tensor
-from tritonc.language.semantic_core import SemanticCore, SemanticError
+from tritonc.language.semantic_core import (
+    SemanticCore,
+    SemanticError,
+    check_int_range,
+    check_numel,
+    describe_value,
+)
 
 
 def is_power_of_two(n: int) -> bool:
@@ -31,9 +37,11 @@ class ShapeRules(SemanticCore):
     def check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
         for d in shape:
             if not isinstance(d, int):
-                raise SemanticError(f"shape entries must be constexpr integers, got {d!r}")
+                raise SemanticError(f"shape entries must be constexpr integers, got "
+                                    f"{describe_value(d)}")
             if not is_power_of_two(d):
                 raise SemanticError(f"shape {list(shape)}: every dimension must be a power of 2")
+        check_numel(shape)
         return tuple(shape)
 
     def arange(self, start: int, end: int) -> tensor:
@@ -44,14 +52,19 @@ class ShapeRules(SemanticCore):
         n = end - start
         if not is_power_of_two(n):
             raise SemanticError(f"arange's range must be a power of 2, got {n}")
+        check_numel((n,))
         ty = T.block_type(T.int32, (n,))
         attrs = {"start": start, "end": end}
         return tensor(self.builder.create("tt.make_range", [], [ty], attrs)[0], ty)
 
     def full(self, shape: Sequence[int], value, dtype: T.dtype) -> tensor:
         shape = self.check_shape(shape)
+        if not isinstance(dtype, T.dtype):
+            raise SemanticError(f"expected a dtype such as tl.float32, got {dtype!r}")
         if isinstance(value, tensor):
             return self.broadcast_to(self.cast(value, dtype), shape)
+        if isinstance(value, int) and not isinstance(value, bool):
+            check_int_range(value, dtype)
         if dtype.is_floating():
             value = float(value)
         elif dtype.is_int():
@@ -91,6 +104,7 @@ class ShapeRules(SemanticCore):
             a, b = self.broadcast_to(a, (1,)), self.broadcast_to(b, (1,))
             joined = self.join(a, b)
             return self.reshape(joined, (2,))
+        check_numel((*a.shape, 2))
         ty = T.block_type(a.dtype, (*a.shape, 2))
         return tensor(self.builder.create("tt.join", [a.handle, b.handle], [ty])[0], ty)
 
@@ -107,6 +121,7 @@ class ShapeRules(SemanticCore):
             raise SemanticError("cat requires can_reorder=True (the order of elements is not kept)")
         if a.type != b.type or len(a.shape) != 1:
             raise SemanticError(f"cat needs two 1-D tensors of one type, got {a.type} and {b.type}")
+        check_numel((a.shape[0] * 2,))
         ty = T.block_type(a.dtype, (a.shape[0] * 2,))
         return tensor(self.builder.create("tt.cat", [a.handle, b.handle], [ty])[0], ty)
 
@@ -182,11 +197,6 @@ class ComputeRules(ShapeRules):
                                 f"{list(a.shape)} and {list(b.shape)}")
         if a.shape[-1] != b.shape[-2]:
             raise SemanticError(f"dot: inner dimensions differ: {list(a.shape)} @ {list(b.shape)}")
-        # the interpreter multiplies blocks of any size; the compiler's tiles need 16
-        small = a.shape[-1] < 16 or a.shape[-2] < 16 or b.shape[-1] < 16
-        if small and not self.builder.concrete:
-            raise SemanticError(f"dot: every dimension must be at least 16, got "
-                                f"{list(a.shape)} @ {list(b.shape)}")
         if a.dtype.is_int() != b.dtype.is_int():
             raise SemanticError(f"dot: cannot mix {a.dtype} and {b.dtype}")
         if a.dtype != b.dtype:

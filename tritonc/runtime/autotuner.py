@@ -350,7 +350,7 @@ class Autotuner(KernelWrapper):
     def _load(self, key: tuple) -> bool:
         from tritonc.runtime.cache import Cache
 
-        files = Cache().get(self._disk_key(key))
+        files = Cache().get(self._disk_key(key), required=("autotune.json",))
         if files is None:
             return False
         try:

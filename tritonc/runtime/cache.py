@@ -9,6 +9,13 @@ file against the manifest: a truncated or corrupted entry is removed and reporte
 miss, so the caller rebuilds it. Files are not fsynced: an entry damaged by a crash is
 caught by the same check.
 
+Faults never fail a launch. `get` opens only regular files (a FIFO, a directory or a
+symlink where a file should be is damage: the entry is removed), and a caller that
+names the files it needs (`required`) gets a miss, never a partial entry. A cache
+directory that cannot be used (read-only, a file in its place, a full disk) makes
+`get` miss and `put` do nothing, with one `CacheUnusableWarning` per directory: the
+kernel is compiled and run without the cache.
+
 The root is `$TRITONC_CACHE_DIR`, else `~/.cache/tritonc` (`cache_dir()`). Keys are hex
 digests made by the caller, e.g. with `make_key`. This module uses only the standard
 library, so a cache hit never imports MLIR.
@@ -22,8 +29,10 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import uuid
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,6 +40,20 @@ MANIFEST = "manifest.json"
 TMP_PREFIX = ".tmp-"  # in-flight writes and entries being removed; never read as entries
 
 _KEY = re.compile(r"[0-9a-f]{8,128}")
+_warned: set[str] = set()  # directories already reported unusable in this process
+
+
+class CacheUnusableWarning(RuntimeWarning):
+    """The cache directory cannot be written; kernels are compiled without the cache."""
+
+
+def _warn_unusable(directory: Path, error: OSError) -> None:
+    if str(directory) in _warned:
+        return
+    _warned.add(str(directory))
+    warnings.warn(f"the kernel cache {directory} cannot be used ({error.strerror or error}); "
+                  "compiling without it (set TRITONC_CACHE_DIR to a writable directory)",
+                  CacheUnusableWarning, stacklevel=3)
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
@@ -69,25 +92,45 @@ class Cache:
             raise ValueError(f"bad cache key {key!r}: want a lowercase hex digest")
         return self.directory / key[:2] / key
 
-    def get(self, key: str) -> dict[str, bytes] | None:
-        """The files of `key`'s entry, or None for a miss or a damaged (now removed) entry."""
+    def get(self, key: str, required: tuple[str, ...] = ()) -> dict[str, bytes] | None:
+        """The files of `key`'s entry, or None for a miss or a damaged (now removed) entry.
+
+        An entry lacking any of the `required` files counts as damaged."""
         entry = self.entry_path(key)
         try:
-            manifest = (entry / MANIFEST).read_bytes()
+            manifest = _read_regular(entry / MANIFEST)
         except FileNotFoundError:
-            if entry.exists():  # entries are published whole: no manifest means damage
+            if _is_dir(entry):  # entries are published whole: no manifest means damage
                 self._remove(entry)
             return None
-        files = _read_verified(entry, manifest)
-        if files is None:
+        except NotADirectoryError:  # the root, its shard or the entry is a file
+            if _is_dir(self.directory) and not _is_dir(entry.parent):
+                self._remove(entry.parent)
+            elif _is_dir(entry.parent):
+                self._remove(entry)
+            return None
+        except OSError:  # not a regular file, unreadable: damage
             self._remove(entry)
+            return None
+        files = _read_verified(entry, manifest)
+        if files is None or any(name not in files for name in required):
+            self._remove(entry)
+            return None
         return files
 
     def put(self, key: str, files: Mapping[str, bytes]) -> None:
-        """Publish `files` under `key`, unless another process already published a good entry."""
+        """Publish `files` under `key`, unless another process already published a good entry.
+
+        When the cache directory cannot be written, warn once and keep nothing."""
         entry = self.entry_path(key)
         for name in files:
             _check_file_name(name)
+        try:
+            self._put(entry, key, files)
+        except OSError as e:
+            _warn_unusable(self.directory, e)
+
+    def _put(self, entry: Path, key: str, files: Mapping[str, bytes]) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX, dir=self.directory))
         try:
@@ -97,7 +140,11 @@ class Cache:
                 listing[name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
             manifest = json.dumps({"files": listing}, indent=1, sort_keys=True)
             (tmp / MANIFEST).write_text(manifest + "\n")
+            if entry.parent.exists() and not _is_dir(entry.parent):
+                self._remove(entry.parent)  # a file where the shard directory belongs
             entry.parent.mkdir(exist_ok=True)
+            if entry.exists() and not _is_dir(entry):
+                self._remove(entry)
             self._publish(tmp, entry, key)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)  # gone already when the rename won
@@ -122,7 +169,34 @@ class Cache:
             os.rename(entry, trash)
         except FileNotFoundError:  # another reader removed it first
             return
-        shutil.rmtree(trash, ignore_errors=True)
+        except OSError as e:  # a read-only cache keeps its damage; it is never served
+            _warn_unusable(self.directory, e)
+            return
+        if _is_dir(trash):
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            trash.unlink(missing_ok=True)
+
+
+def _is_dir(path: Path) -> bool:
+    """A real directory (a symlink to one is not)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of `path` if it is a regular file. Opened without blocking and without
+    following symlinks, then checked, so a FIFO or a device is never read from."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
 
 
 def _read_verified(entry: Path, manifest: bytes) -> dict[str, bytes] | None:
@@ -133,11 +207,11 @@ def _read_verified(entry: Path, manifest: bytes) -> dict[str, bytes] | None:
         for name, expected in listing.items():
             if not _FILE_NAME.fullmatch(name) or name == MANIFEST:
                 return None
-            data = (entry / name).read_bytes()
+            data = _read_regular(entry / name)
             if (len(data) != expected["size"]
                     or hashlib.sha256(data).hexdigest() != expected["sha256"]):
                 return None
             files[name] = data
-    except (ValueError, KeyError, TypeError, AttributeError, FileNotFoundError):
+    except (ValueError, KeyError, TypeError, AttributeError, OSError):
         return None
     return files

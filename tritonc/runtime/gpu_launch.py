@@ -163,7 +163,7 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
     entry = None if maxnreg else find_precompiled(
         fn, signature, constexprs, divisible, num_warps, num_stages, arch,
         required=aot_required())
-    entry = entry or cache.get(key)
+    entry = entry or cache.get(key, required=("kernel.cubin", "metadata.json"))
     if entry is None:
         from tritonc.compiler.compiler import compile as compile_kernel
 

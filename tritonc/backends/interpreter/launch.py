@@ -19,6 +19,7 @@ from tritonc.backends.interpreter.memory import Memory
 from tritonc.backends.interpreter.numpy_builder import NumpyBuilder
 from tritonc.compiler.code_generator import CodeGenerator
 from tritonc.compiler.errors import CompilationError
+from tritonc.compiler.legality import check_interpreted_launch
 from tritonc.language import dtypes as T
 from tritonc.language.builtins import tensor_descriptor
 from tritonc.language.core import constexpr, tensor
@@ -132,6 +133,7 @@ def _innermost_cause(error: CompilationError) -> BaseException | None:
 
 def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
     """Run `fn` over `grid` with the numpy builder."""
+    check_interpreted_launch(fn, bound)
     builder = NumpyBuilder(Memory())
     copies: list = []
     scope = bind_arguments(fn, bound, builder, copies)

@@ -7,6 +7,12 @@ pointer, even one a kernel moved before its buffer's start, decodes to a buffer
 and a signed byte offset by integer arithmetic alone. Pointer arithmetic
 (`tt.addptr`) is then plain int64 addition.
 
+Pointer arithmetic goes through `Memory.advance`, which keeps each pointer's
+provenance: a pointer moved 2**40 bytes or more from its buffer would decode into a
+neighbouring buffer's range (or wrap around), so such a lane is marked instead, at an
+address in a reserved range that remembers the buffer it came from; any access through
+it is reported as out of bounds of that buffer, never served from another argument.
+
 Accesses read and write the registered arrays themselves, through typed views of
 their bytes; nothing else of the host's memory is reachable. Every access checks
 its active lanes: an address outside its buffer, or not aligned to the element
@@ -26,6 +32,10 @@ from tritonc.backends.interpreter.errors import InterpreterMemoryError
 
 _SHIFT = 41
 _HALF = 1 << (_SHIFT - 1)
+# the last range of the int64 address space holds pointers moved out of their buffer's
+# range: `_STRAY_BASE + i` for a pointer that left buffer i
+_STRAY_INDEX = (1 << (63 - _SHIFT)) - 2
+_STRAY_BASE = (_STRAY_INDEX + 1) << _SHIFT
 
 
 @dataclass
@@ -95,6 +105,19 @@ class Memory:
         index = ((addr + _HALF) >> _SHIFT) - 1
         return index, addr - ((index + 1) << _SHIFT)
 
+    @staticmethod
+    def advance(ptr: np.ndarray, offset: np.ndarray) -> np.ndarray:
+        """`ptr + offset` (bytes), marking lanes that leave their buffer's address range."""
+        with np.errstate(over="ignore"):
+            result = ptr + offset
+        source = (ptr + _HALF) >> _SHIFT
+        left = source != (result + _HALF) >> _SHIFT
+        stray = source == _STRAY_INDEX + 1
+        if not (np.any(left) or np.any(stray)):
+            return result
+        marked = np.where(stray, ptr, _STRAY_BASE + np.clip(source - 1, 0, 1 << 20))
+        return np.where(left | stray, marked, result)
+
     # -- checked element access -----------------------------------------------
     def locate(self, addr: np.ndarray, itemsize: int, what: str) -> tuple[Buffer, np.ndarray]:
         """The buffer all of `addr` fall in and their element indices, checked.
@@ -124,6 +147,12 @@ class Memory:
         return buf, offsets // itemsize
 
     def _buffer(self, index: int, addr: int, what: str) -> Buffer:
+        if index == _STRAY_INDEX:
+            origin = addr - _STRAY_BASE
+            name = self.buffers[origin].name if 0 <= origin < len(self.buffers) else "?"
+            raise InterpreterMemoryError(
+                f"{what} out of bounds of argument '{name}': the pointer was moved 2**40 bytes "
+                "or more outside its buffer (it may land in another argument's memory)")
         if 0 <= index < len(self.buffers):
             return self.buffers[index]
         raise InterpreterMemoryError(

@@ -41,7 +41,7 @@ def pointee_size(ptr_ty: base_type) -> int:
 @impl("tt.addptr")
 def addptr(ctx: OpContext, ptr: Array, offset: Array) -> Array:
     step = pointee_size(ctx.result_type)
-    return ptr + as_signed(offset).astype(np.int64) * step
+    return ctx.builder.memory.advance(ptr, as_signed(offset).astype(np.int64) * step)
 
 
 @impl("tt.load")

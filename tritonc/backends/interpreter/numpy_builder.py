@@ -44,6 +44,7 @@ from tritonc.backends.interpreter.registry import RULES, OpContext
 from tritonc.backends.interpreter.storage import (
     finish,
     format_of,
+    scalar_of,
     shape_of,
     storage_of,
 )
@@ -121,13 +122,13 @@ class NumpyBuilder:
     def reduce(self, operands: Sequence[Handle], axis: int, result_types: Sequence[base_type],
                combine: Combine) -> list[Handle]:
         """Reduce each operand along `axis` with `combine` (a log2(n)-deep tree)."""
-        out = reduce_along(list(operands), axis, combine)
+        out = reduce_along(_stored_as(operands, result_types), axis, combine)
         return [finish(v, t) for v, t in zip(out, result_types, strict=True)]
 
     def scan(self, operands: Sequence[Handle], axis: int, reverse: bool,
              result_types: Sequence[base_type], combine: Combine) -> list[Handle]:
         """Inclusive scan of each operand along `axis` with `combine` (Hillis-Steele)."""
-        out = scan_along(list(operands), axis, reverse, combine)
+        out = scan_along(_stored_as(operands, result_types), axis, reverse, combine)
         return [finish(v, t) for v, t in zip(out, result_types, strict=True)]
 
     def set_attr(self, handle: Handle, name: str, value: Any) -> None:
@@ -141,6 +142,18 @@ class NumpyBuilder:
         if fmt is not None:
             return float(decode(handle, fmt))
         return handle.item()
+
+
+def _stored_as(operands: Sequence[Handle], result_types: Sequence[base_type]) -> list[Handle]:
+    """Operands in the storage of their element types: a cast between integers of one
+    width keeps the source's numpy dtype (int64 for a u64 value), and mixing int64 with
+    uint64 arrays inside a combine would compute in float64."""
+    out = []
+    for value, ty in zip(operands, result_types, strict=True):
+        want = storage_of(scalar_of(ty))
+        out.append(value.view(want) if value.dtype != want and value.dtype.kind in "iu"
+                   and want.kind in "iu" and value.dtype.itemsize == want.itemsize else value)
+    return out
 
 
 def _pad3(values: Sequence[int], fill: int) -> tuple[int, int, int]:

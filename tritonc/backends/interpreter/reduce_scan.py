@@ -35,7 +35,8 @@ def reduce_along(operands: list[Array], axis: int, combine: Combine) -> list[Arr
         pairs = n // 2 * 2
         combined = _call(combine, [x[0:pairs:2] for x in xs], [x[1:pairs:2] for x in xs])
         if n > pairs:
-            combined = [np.concatenate([c, x[pairs:]], axis=0)
+            # np.concatenate drops dtype metadata (the tag of bf16/fp8 bits): keep it
+            combined = [np.concatenate([c, x[pairs:]], axis=0).view(x.dtype)
                         for c, x in zip(combined, xs, strict=True)]
         xs = combined
     return [x[0] for x in xs]
@@ -50,7 +51,8 @@ def scan_along(operands: list[Array], axis: int, reverse: bool, combine: Combine
     d = 1
     while d < n:
         combined = _call(combine, [x[: n - d] for x in xs], [x[d:] for x in xs])
-        xs = [np.concatenate([x[:d], c], axis=0) for x, c in zip(xs, combined, strict=True)]
+        xs = [np.concatenate([x[:d], c], axis=0).view(x.dtype)
+              for x, c in zip(xs, combined, strict=True)]
         d *= 2
     if reverse:
         xs = [x[::-1] for x in xs]

@@ -14,6 +14,12 @@ Everything here is exact integer algebra on powers of two. For a thread with lan
 
 where `base_d` is computed at run time once per kernel and `offset_d` is a Python
 constant, so per-register indices cost one add.
+
+Every class also gives `to_linear(shape)`: the same placement as a `LinearLayout`
+(`linear_layout.py`), register numbering unchanged, which is the form layout
+conversions are planned in (`layout_conversion.py`). The shared-memory encodings
+(`SwizzledSharedLayout`, `NvmmaSharedLayout`) map an element's offset in shared memory
+to its coordinates.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+
+from tritonc.passes.ttgir import linear_encodings
+from tritonc.passes.ttgir.linear_layout import LinearLayout
 
 WARP_SIZE = 32
 
@@ -138,6 +147,11 @@ class BlockedLayout:
         """Consecutive registers that are consecutive elements of the fastest dimension."""
         return self.size_per_thread[self.order[0]]
 
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        """The same placement as a linear layout (register numbering as here)."""
+        return linear_encodings.blocked(shape, self.size_per_thread, self.threads_per_warp,
+                                        self.warps_per_cta, self.order)
+
 
 @dataclass(frozen=True)
 class MmaLayout:
@@ -216,6 +230,10 @@ class MmaLayout:
             wm *= 2
         return MmaLayout((best[1], best[2])) if best else None
 
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        """The same placement as a linear layout (each element once per thread)."""
+        return linear_encodings.mma_v2(shape, self.warps_per_cta)
+
 
 @dataclass(frozen=True)
 class SliceLayout:
@@ -273,6 +291,11 @@ class SliceLayout:
     def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
         return self._drop(self.parent.warp_strides(self._parent_shape(shape)))
 
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        """The parent's linear layout on the unsliced shape with dimension `dim` dropped."""
+        return linear_encodings.slice_of(self.parent.to_linear(self._parent_shape(shape)),
+                                         self.dim)
+
 
 @dataclass(frozen=True)
 class DotOperandLayout:
@@ -328,8 +351,109 @@ class DotOperandLayout:
         return [(0, rows << k) for k in range(wm.bit_length() - 1)] + \
             [(0, 0)] * (wn.bit_length() - 1)
 
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        """The same placement as a linear layout (16-bit elements, two per register)."""
+        return linear_encodings.dot_operand_v2(shape, self.op_idx, self.parent.warps_per_cta)
+
+
+@dataclass(frozen=True)
+class SwizzledSharedLayout:
+    """`#ttg.swizzled_shared<vec, per_phase, max_phase, [order]>`: a tensor in shared
+    memory with dimension `order[0]` contiguous; the vector index of element (row r,
+    column c) is `(c // vec) ^ ((r // per_phase) % max_phase)` (max_phase 1: no swizzle)."""
+
+    vec: int
+    per_phase: int
+    max_phase: int
+    order: tuple[int, ...]
+
+    @staticmethod
+    def parse(text: str) -> SwizzledSharedLayout:
+        match = re.fullmatch(r"#ttg\.swizzled_shared<(\d+)(?: : i\d+)?, (\d+)(?: : i\d+)?, "
+                             r"(\d+)(?: : i\d+)?, \[([^\]]*)\]>", text)
+        if match is None:
+            raise ValueError(f"not a swizzled shared layout: {text}")
+        order = tuple(int(x) for x in match.group(4).split(",") if x.strip())
+        return SwizzledSharedLayout(int(match.group(1)), int(match.group(2)),
+                                    int(match.group(3)), order)
+
+    def attr_text(self) -> str:
+        order = ", ".join(map(str, self.order))
+        return (f"#ttg.swizzled_shared<{self.vec} : i32, {self.per_phase} : i32, "
+                f"{self.max_phase} : i32, [{order}]>")
+
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        """offset -> coordinates."""
+        return linear_encodings.swizzled_shared(shape, self.vec, self.per_phase,
+                                                self.max_phase, self.order)
+
+
+@dataclass(frozen=True)
+class NvmmaSharedLayout:
+    """`#ttg.nvmma_shared<swizzle_bytes, element_bits, transposed>`: the layout TMA writes
+    and wgmma reads (32-, 64- or 128-byte swizzle, 0 for none)."""
+
+    swizzle_bytes: int
+    element_bits: int
+    transposed: bool = False
+
+    @staticmethod
+    def parse(text: str) -> NvmmaSharedLayout:
+        match = re.fullmatch(r"#ttg\.nvmma_shared<(\d+)(?: : i\d+)?, (\d+)(?: : i\d+)?, "
+                             r"(true|false)>", text)
+        if match is None:
+            raise ValueError(f"not an NVMMA shared layout: {text}")
+        return NvmmaSharedLayout(int(match.group(1)), int(match.group(2)),
+                                 match.group(3) == "true")
+
+    def attr_text(self) -> str:
+        flag = "true" if self.transposed else "false"
+        return f"#ttg.nvmma_shared<{self.swizzle_bytes} : i32, {self.element_bits} : i32, {flag}>"
+
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        """offset -> coordinates."""
+        return linear_encodings.nvmma_shared(shape, self.element_bits, self.swizzle_bytes,
+                                             self.transposed)
+
+
+@dataclass(frozen=True)
+class LinearEncoding:
+    """`#ttg.linear<[register bases], [lane bases], [warp bases], [block bases]>`: any
+    distributed layout, written as its linear-layout bases (one coordinate list per
+    input bit), for layouts no parameterised encoding describes."""
+
+    layout: LinearLayout
+
+    @staticmethod
+    def parse(text: str, shape: tuple[int, ...]) -> LinearEncoding:
+        body = re.fullmatch(r"#ttg\.linear<(.*)>", text)
+        if body is None:
+            raise ValueError(f"not a linear layout: {text}")
+        groups = re.findall(r"\[((?:\[[^\]]*\](?:, )?)*)\]", body.group(1))
+        if len(groups) != 4:
+            raise ValueError(f"a linear layout needs 4 lists of bases: {text}")
+        bases = {}
+        for name, group in zip(("register", "lane", "warp", "block"), groups):
+            bases[name] = [tuple(int(x) for x in b.split(",") if x.strip())
+                           for b in re.findall(r"\[([^\]]*)\]", group)]
+        names = [f"dim{d}" for d in range(len(shape))]
+        return LinearEncoding(LinearLayout(bases, list(zip(names, shape))))
+
+    def attr_text(self) -> str:
+        def fmt(vectors) -> str:
+            return "[" + ", ".join("[" + ", ".join(map(str, v)) + "]" for v in vectors) + "]"
+
+        parts = [fmt(self.layout.bases(d)) for d in ("register", "lane", "warp", "block")]
+        return f"#ttg.linear<{', '.join(parts)}>"
+
+    def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
+        if tuple(shape) != self.layout.out_shape:
+            raise ValueError(f"linear layout of shape {self.layout.out_shape}, not {shape}")
+        return self.layout
+
 
 Layout = BlockedLayout | MmaLayout | SliceLayout | DotOperandLayout
+SharedLayout = SwizzledSharedLayout | NvmmaSharedLayout
 
 
 def parse_layout(text: str) -> Layout:
@@ -342,3 +466,10 @@ def parse_layout(text: str) -> Layout:
     if text.startswith("#ttg.dot_op"):
         return DotOperandLayout.parse(text)
     return BlockedLayout.parse(text)
+
+
+def parse_shared_layout(text: str) -> SharedLayout:
+    """The layout of a printed `#ttg.swizzled_shared<...>` or `#ttg.nvmma_shared<...>`."""
+    if text.startswith("#ttg.nvmma_shared"):
+        return NvmmaSharedLayout.parse(text)
+    return SwizzledSharedLayout.parse(text)
