@@ -7,7 +7,7 @@ Triton. Importing the package is cheap: MLIR loads only when a kernel is compile
 from tritonc.allocation import set_allocator
 from tritonc.compiler.errors import CompilationError
 from tritonc.errors import TritonError
-from tritonc.runtime.jit import JITFunction, jit
+from tritonc.runtime.jit import JITFunction, jit, must_use_result
 
 __version__ = "0.1.0"
 
@@ -42,4 +42,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["CompilationError", "JITFunction", "TritonError", "cdiv", "compile", "jit",
-           "next_power_of_2", "set_allocator", "__version__"]
+           "must_use_result", "next_power_of_2", "set_allocator", "__version__"]

@@ -156,3 +156,29 @@ def test_static_assert_raises_compile_time_assertion_failure():
     kernel = triton.JITFunction(asserting.fn, interpret=True)
     with pytest.raises(CompileTimeAssertionFailure):
         kernel[(1,)](torch.zeros(1, dtype=torch.int32), 5)
+
+
+@triton.must_use_result("Assign it.")
+@triton.jit
+def cube(x):
+    return x * x * x
+
+
+@triton.jit
+def uses_cube(out_ptr):
+    a = cube(tl.full((4,), 2.0, tl.float32))
+    tl.store(out_ptr + tl.arange(0, 4), a)
+
+
+@triton.jit
+def drops_cube(out_ptr):
+    cube(tl.full((4,), 2.0, tl.float32))
+
+
+def test_must_use_result():
+    out = torch.zeros(4)
+    triton.JITFunction(uses_cube.fn, interpret=True)[(1,)](out)
+    assert out.tolist() == [8.0] * 4
+    with pytest.raises(triton.CompilationError, match="The result of cube is not being used. "
+                                                      "Assign it."):
+        triton.compile(drops_cube, {"out_ptr": "*fp32"}, {}, target="ttir")

@@ -1,5 +1,5 @@
-"""flip on any axis, sort of one-element rows, topk, and dot on blocks below 16 in the
-interpreter; references from numpy."""
+"""flip on any axis, sort of one-element rows, topk, and dot on blocks below 16;
+references from numpy."""
 
 import numpy as np
 import pytest

@@ -233,6 +233,13 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return None
 
     def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Call) and isinstance(node.value.func, (ast.Name,
+                                                                             ast.Attribute)):
+            callee = self.visit(node.value.func)
+            note = getattr(callee, "must_use_result", False)
+            if note:
+                extra = f" {note}" if isinstance(note, str) else ""
+                raise self.error(node, f"The result of {callee.__name__} is not being used.{extra}")
         self.visit(node.value)
 
     def visit_Return(self, node: ast.Return) -> None:

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 SINT_NAMES = ("int1", "int8", "int16", "int32", "int64")
 UINT_NAMES = ("uint8", "uint16", "uint32", "uint64")
 FP_NAMES = ("fp8e4b15", "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+# AMD's fp8 formats: named (and promoted) like the others, but no backend computes on them
+FP_NAMES_AMD = ("fp8e4b8", "fp8e5b16")
 
 # (exponent bits, mantissa bits, exponent bias) of each float type
 FP_FORMATS = {
     "fp8e4b15": (4, 3, 15),
     "fp8e4nv": (4, 3, 7),
     "fp8e5": (5, 2, 15),
+    "fp8e4b8": (4, 3, 8),
+    "fp8e5b16": (5, 2, 16),
     "fp16": (5, 10, 15),
     "bf16": (8, 7, 127),
     "fp32": (8, 23, 127),
@@ -69,13 +73,13 @@ class dtype(base_type):
     OTHER_TYPES = ["void"]
 
     def __init__(self, name: str) -> None:
-        if name not in SINT_NAMES + UINT_NAMES + FP_NAMES + ("void",):
+        if name not in SINT_NAMES + UINT_NAMES + FP_NAMES + FP_NAMES_AMD + ("void",):
             raise ValueError(f"unknown dtype {name!r}")
         self.name = name
 
     # -- classification --------------------------------------------------------
     def is_floating(self) -> bool:
-        return self.name in FP_NAMES
+        return self.name in FP_NAMES + FP_NAMES_AMD
 
     def is_fp8(self) -> bool:
         return self.name.startswith("fp8")
@@ -319,6 +323,8 @@ uint64 = dtype("uint64")
 float8e4b15 = dtype("fp8e4b15")
 float8e4nv = dtype("fp8e4nv")
 float8e5 = dtype("fp8e5")
+float8e4b8 = dtype("fp8e4b8")
+float8e5b16 = dtype("fp8e5b16")
 float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
 float32 = dtype("fp32")

@@ -209,3 +209,14 @@ def jit(fn: Callable | None = None, *, do_not_specialize: Iterable = (), debug: 
                            interpret=interpret)
 
     return decorate(fn) if fn is not None else decorate
+
+
+def must_use_result(fn: Any = None, message: str | bool = True):
+    """Mark a @jit function whose result a caller must use (`@must_use_result` or
+    `@must_use_result("why")`); calling it as a statement is a compile error."""
+    if isinstance(fn, str):
+        return lambda f: must_use_result(f, fn)
+    if fn is None:
+        return lambda f: must_use_result(f, message)
+    fn.must_use_result = message
+    return fn
