@@ -108,3 +108,25 @@ def test_mutants_never_raise_internal_errors() -> None:
                 if outcome == "internal"]
     assert internal == []
     assert sum(outcome == "error" for _, outcome, _, _ in results) > 50  # mutants do break
+
+
+def test_gpu_mode_comparisons_run_on_the_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GPU mode's checks, with the interpreter standing in for the compiled kernel:
+    they pass for equal results and fail for a perturbed one."""
+    from tests.fuzz import runner
+
+    interpret = runner.run_case
+
+    def stand_in(case, xs, device=None):
+        out = np.array(interpret(case, xs), copy=True)
+        if device == "perturbed":
+            flat = out.reshape(-1)
+            flat[0] = flat[0] + (3 if flat.dtype.kind in "iu" else 1e3)
+        return out
+
+    monkeypatch.setattr(runner, "run_case", stand_in)
+    for seed in range(20):
+        case = generate(seed)
+        assert runner.check(case, "cuda").ok, seed
+        outcome = runner.check(case, "perturbed")
+        assert not outcome.ok and "compiled vs" in outcome.message, seed
