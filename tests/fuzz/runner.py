@@ -34,9 +34,11 @@ def make_inputs(case: Case) -> list[np.ndarray]:
     """Fresh random inputs (never all zeros) of each input's dtype, seeded by the case."""
     rng = np.random.default_rng(case.seed)
     size = case.shape[0] if case.kind == "ew1d" else case.shape[0] * case.shape[1]
-    arrays = []
+    arrays: list[np.ndarray] = []
     for ty in case.inputs:
-        if R.is_float(ty):
+        if ty in R.FP8:
+            values = _fp8_values(rng, ty, size)
+        elif R.is_float(ty):
             values = R.to_type(rng.uniform(-4, 4, size), ty)
         elif ty in R.UNSIGNED:
             values = rng.integers(0, 100, size).astype(R.NUMPY[ty])
@@ -44,6 +46,19 @@ def make_inputs(case: Case) -> list[np.ndarray]:
             values = rng.integers(-50, 51, size).astype(R.NUMPY[ty])
         arrays.append(values)
     return arrays
+
+
+_TORCH_FP8 = {"fp8e4nv": "float8_e4m3fn", "fp8e5": "float8_e5m2"}
+
+
+def _fp8_values(rng: np.random.Generator, ty: str, size: int) -> np.ndarray:
+    """Random finite values of an fp8 format (every bit pattern but NaN and inf), as
+    float32."""
+    import torch
+
+    raw = torch.from_numpy(rng.integers(0, 256, size, dtype=np.uint8))
+    values = raw.view(getattr(torch, _TORCH_FP8[ty])).float().numpy()
+    return np.where(np.isfinite(values), values, np.float32(1.5)).astype(np.float32)
 
 
 def evaluate(tree: tuple, xs: list[np.ndarray], inputs: tuple[str, ...]) -> tuple:
@@ -132,8 +147,9 @@ def load_kernel(case: Case):
 def _as_argument(array: np.ndarray, ty: str, device: str | None):
     import torch
 
-    if ty == "bf16":
-        tensor = torch.from_numpy(np.ascontiguousarray(array, np.float32)).to(torch.bfloat16)
+    if ty == "bf16" or ty in _TORCH_FP8:
+        kind = torch.bfloat16 if ty == "bf16" else getattr(torch, _TORCH_FP8[ty])
+        tensor = torch.from_numpy(np.ascontiguousarray(array, np.float32)).to(kind)
     else:
         tensor = torch.from_numpy(np.ascontiguousarray(array))
     return tensor.to(device) if device else tensor
