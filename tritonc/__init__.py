@@ -4,7 +4,9 @@
 Triton. Importing the package is cheap: MLIR loads only when a kernel is compiled.
 """
 
+from tritonc.allocation import set_allocator
 from tritonc.compiler.errors import CompilationError
+from tritonc.errors import TritonError
 from tritonc.runtime.jit import JITFunction, jit
 
 __version__ = "0.1.0"
@@ -39,5 +41,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'tritonc' has no attribute {name!r}")
 
 
-__all__ = ["CompilationError", "JITFunction", "cdiv", "compile", "jit", "next_power_of_2",
-           "__version__"]
+__all__ = ["CompilationError", "JITFunction", "TritonError", "cdiv", "compile", "jit",
+           "next_power_of_2", "set_allocator", "__version__"]

@@ -446,12 +446,12 @@ CASES = [
      "return or neither does", CompilationError),
     (bitwise_on_floats, X, {}, "bitwise operators need integer operands, not fp32",
      CompilationError),
-    (bad_program_axis, X, {}, "program_id axis must be 0, 1 or 2, not 3", CompilationError),
+    (bad_program_axis, X, {}, "program_id axis must be 0, 1, or 2 but got 3", CompilationError),
     (error_in_callee, X, {}, "in call to _callee_with_error: name 'undefined_in_callee' is not "
      "defined", CompilationError),
-    (offset_past_64_bits, X, {}, "integer constant 18446744073709551616 does not fit in 64 "
-     "bits", CompilationError),
-    (int32_scalar_out_of_range, X, {}, "integer constant 1099511627776 is out of range for int32",
+    (offset_past_64_bits, X, {}, "integer 18446744073709551616 cannot be represented in "
+     "64 bits", CompilationError),
+    (int32_scalar_out_of_range, X, {}, "Scalar 1099511627776 is out of range for type int32",
      CompilationError),
     (full_out_of_range, X, {}, "integer constant 1099511627776 is out of range for int32",
      CompilationError),

@@ -205,19 +205,19 @@ def test_block_pointer_boundary_check_and_padding():
 
 def test_tensor_descriptor_out_of_bounds():
     b, mem = new_builder()
-    a = np.arange(6 * 8, dtype=np.int16).reshape(6, 8)
+    a = np.arange(6 * 8, dtype=np.int32).reshape(6, 8)
     p = mem.register(a, "a")
-    desc_ty = tl.tensor_descriptor_type(tl.block_type(tl.int16, [4, 4]))
+    desc_ty = tl.tensor_descriptor_type(tl.block_type(tl.int32, [4, 4]))
     d = op(b, "tt.make_tensor_descriptor",
            [p, np.array(6, np.int32), np.array(8, np.int32), np.array(8, np.int64),
             np.array(1, np.int64)], desc_ty)
     v = op(b, "tt.descriptor_load", [d, np.array(4, np.int32), np.array(-2, np.int32)],
-           ty("int16", 4, 4))
-    want = np.zeros((4, 4), np.int16)
+           ty("int32", 4, 4))
+    want = np.zeros((4, 4), np.int32)
     want[:2, 2:] = a[4:6, 0:2]
     np.testing.assert_array_equal(v, want)
     before = a.copy()
-    b.create("tt.descriptor_store", [d, np.full((4, 4), 99, np.int16), np.array(5, np.int32),
+    b.create("tt.descriptor_store", [d, np.full((4, 4), 99, np.int32), np.array(5, np.int32),
                                      np.array(6, np.int32)], [])
     changed = a != before
     assert changed.sum() == 2 and np.all(a[5, 6:] == 99)

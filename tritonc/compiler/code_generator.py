@@ -19,7 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from tritonc.compiler.control_flow import ControlFlowMixin, assigned_names
-from tritonc.compiler.errors import CompilationError, UnsupportedLanguageConstruct
+from tritonc.compiler.errors import (
+    CompilationError,
+    CompileTimeAssertionFailure,
+    UnsupportedLanguageConstruct,
+)
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language.core import constexpr, is_builtin, tensor
@@ -113,7 +117,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             "max": self._minmax(tl_builtins.maximum, max), "int": int, "float": float,
             "isinstance": self._isinstance, "range": tl_builtins.range, "getattr": getattr,
             "tuple": tuple, "list": list, "zip": zip, "enumerate": enumerate, "abs": abs,
-            "bool": bool, "str": str, "repr": repr, "type": type,
+            "bool": bool, "str": str, "repr": repr, "type": type, "hasattr": hasattr,
         }
 
     # -- errors and locations ------------------------------------------------------------
@@ -146,6 +150,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         except Exception as e:
             if _DEBUG:
                 raise
+            if isinstance(e, tl_builtins.StaticAssertionError):
+                raise self.error(node, _describe(e), CompileTimeAssertionFailure) from None
             raise self.error(node, _describe(e)) from e
 
     def generic_visit(self, node: ast.AST) -> Any:
@@ -355,10 +361,11 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                              "(a < b) & (b < c)", UnsupportedLanguageConstruct)
         lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
         op = type(node.ops[0])
+        if op in (ast.Is, ast.IsNot) and _unwrap(rhs) is None and isinstance(lhs, tensor):
+            return constexpr(op is ast.IsNot)  # a tensor is never None, known while compiling
         if op in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
-            if isinstance(lhs, tensor) or isinstance(rhs, tensor):
-                raise self.error(node, f"`{ast.unparse(node)}`: `is` and `in` need constexpr "
-                                 "operands")
+            if op in (ast.In, ast.NotIn) and (isinstance(lhs, tensor) or isinstance(rhs, tensor)):
+                raise self.error(node, f"`{ast.unparse(node)}`: `in` needs constexpr operands")
             a, b = _unwrap(lhs), _unwrap(rhs)
             result = {ast.Is: lambda: a is b, ast.IsNot: lambda: a is not b,
                       ast.In: lambda: a in b, ast.NotIn: lambda: a not in b}[op]()
@@ -449,7 +456,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             elif isinstance(item, slice) and item == slice(None, None, None):
                 pass
             else:
-                raise self.error(node, "tensors can only be indexed with `:` and `None`")
+                raise self.error(node, "unsupported tensor index: tensors can only be indexed "
+                                 "with `:` and `None`")
             axis += 1
         return value
 
@@ -598,7 +606,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         except CompilationError as e:
             if node is None:
                 raise
-            raise self.error(node, f"in call to {fn.__name__}: {e.message}") from e
+            raise self.error(node, f"in call to {fn.__name__}: {e.message}", type(e)) from e
         return callee.ret_value
 
     def call_noinline(self, fn: JITFunction, scope: dict, node: ast.AST | None) -> Any:

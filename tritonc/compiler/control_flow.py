@@ -22,6 +22,7 @@ from typing import Any
 from tritonc.compiler.errors import UnsupportedLanguageConstruct
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
+from tritonc.language import standard as tl_standard
 from tritonc.language.core import constexpr, tensor
 from tritonc.language.semantic_core import describe_value
 
@@ -53,6 +54,8 @@ class ControlFlowMixin:
         if not isinstance(cond, tensor):
             return bool(cond.value if isinstance(cond, constexpr) else cond)
         if self.builder.concrete:
+            if cond.type.is_block() and cond.type.numel == 1:  # as Triton: its one element
+                return bool(self.builder.static_value(cond.handle.reshape(())))
             if cond.type.is_block():
                 raise ValueError("the condition of an `if` or `while` must be a scalar, "
                                  f"got a tensor of shape {list(cond.shape)}")
@@ -70,6 +73,8 @@ class ControlFlowMixin:
         if known is not None:
             self.visit_block(node.body if known else node.orelse, tail)
             return
+        if cond.type.is_block() and cond.type.numel == 1:
+            cond = self.call_function(tl_standard.item, [cond], {}, node.test)
         if cond.type.is_block():
             raise self.error(node.test, "the condition of an `if` must be a scalar, got a "
                              f"tensor of shape {list(cond.shape)}")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from tritonc.errors import TritonError
 
-class CompilationError(Exception):
+
+class CompilationError(TritonError):
     """A kernel could not be compiled (or interpreted) because of the code at `lineno`."""
 
     def __init__(self, src: str, node: ast.AST | None, message: str, *, filename: str = "<kernel>",
@@ -44,3 +46,7 @@ def _rebuild(cls, state):
 
 class UnsupportedLanguageConstruct(CompilationError):
     """Python syntax the Triton language does not have (break, try, with, lambda, ...)."""
+
+
+class CompileTimeAssertionFailure(CompilationError):
+    """A `tl.static_assert` failed while the kernel was being compiled."""

@@ -47,7 +47,16 @@ from tritonc.language.math import (
     sqrt_rn,
     umulhi,
 )
-from tritonc.language.random import rand, randint, randint4x, randn, randn4x, uint_to_uniform_float
+from tritonc.language.random import (
+    philox,
+    rand,
+    rand4x,
+    randint,
+    randint4x,
+    randn,
+    randn4x,
+    uint_to_uniform_float,
+)
 from tritonc.language.standard import (
     argmax,
     argmin,
@@ -58,6 +67,7 @@ from tritonc.language.standard import (
     flip,
     full_like,
     interleave,
+    item,
     max,
     min,
     ravel,
@@ -66,9 +76,11 @@ from tritonc.language.standard import (
     sort,
     sum,
     swizzle2d,
+    topk,
     xor_sum,
     zeros_like,
 )
+from tritonc.language.tuples import tuple
 
 float8e4 = float8e4nv
 bool_ = int1

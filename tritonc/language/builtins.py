@@ -8,6 +8,7 @@ itself (`sum`, `softmax`, `cdiv`, ...) are in `standard.py`.
 from __future__ import annotations
 
 import builtins as py
+import enum
 
 from tritonc.language import dtypes as T
 from tritonc.language.core import _unwrap, _unwrap_shape, builtin, constexpr, tensor, tensor_method
@@ -49,11 +50,18 @@ def zeros(shape, dtype, _semantic=None) -> tensor:
     return _semantic.full(_unwrap_shape(shape), 0, _unwrap(dtype))
 
 
+@tensor_method
 @builtin
 def cast(input, dtype, fp_downcast_rounding=None, bitcast=False, _semantic=None) -> tensor:
     """`input` converted to `dtype` (see tensor.to)."""
-    input = _semantic.to_tensor(input)
+    input = _semantic.to_tensor(_unwrap(input))
     return input.to(dtype, fp_downcast_rounding, bitcast, _semantic=_semantic)
+
+
+@builtin
+def to_tensor(x, _semantic=None) -> tensor:
+    """A Python scalar (or constexpr) as a scalar tensor of its own type; tensors pass."""
+    return _semantic.to_tensor(_unwrap(x))
 
 
 # -- memory -------------------------------------------------------------------------------
@@ -91,11 +99,30 @@ def advance(base, offsets, _semantic=None) -> tensor:
 
 
 class tensor_descriptor:
-    """A global tensor read and written block by block (`desc.load(offsets)`)."""
+    """A global tensor read and written block by block (`desc.load(offsets)`).
 
-    def __init__(self, value: tensor) -> None:
+    `shape` and `strides` are the tensor's (scalar tensors), `block_shape` the block's
+    (ints) and `dtype` the element type.
+    """
+
+    def __init__(self, value: tensor, shape: list, strides: list) -> None:
         self.value = value
         self.block_type = value.type.block_type
+        self.shape = list(shape)
+        self.strides = list(strides)
+        self.block_shape = tuple(self.block_type.shape)  # a list literal in a kernel is a tuple
+        self.dtype = self.block_type.element_ty
+
+    @builtin
+    def gather(self, x_offsets, y_offset, _semantic=None) -> tensor:
+        """The rows `x_offsets` (a 1-D tensor), `block_shape[1]` columns from `y_offset`."""
+        return _semantic.descriptor_gather(self.value, _unwrap(x_offsets), _unwrap(y_offset))
+
+    @builtin
+    def scatter(self, value, x_offsets, y_offset, _semantic=None) -> None:
+        """Write the rows of `value` to rows `x_offsets`, columns from `y_offset` on."""
+        _semantic.descriptor_scatter(self.value, _unwrap(value), _unwrap(x_offsets),
+                                     _unwrap(y_offset))
 
     @builtin
     def load(self, offsets, _semantic=None) -> tensor:
@@ -107,11 +134,15 @@ class tensor_descriptor:
 
 
 @builtin
-def make_tensor_descriptor(base, shape, strides, block_shape, _semantic=None) -> tensor_descriptor:
-    """A descriptor for the tensor at `base`, accessed in blocks of `block_shape`."""
-    return tensor_descriptor(_semantic.make_tensor_descriptor(
-        base, [_unwrap(s) for s in shape], [_unwrap(s) for s in strides],
-        _unwrap_shape(block_shape)))
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero",
+                           _semantic=None) -> tensor_descriptor:
+    """A descriptor for the tensor at `base`, accessed in blocks of `block_shape`;
+    out-of-bounds elements read as 0 (`padding_option="zero"`) or NaN ("nan")."""
+    shape = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int32) for s in shape]
+    strides = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int64) for s in strides]
+    desc = _semantic.make_tensor_descriptor(base, shape, strides, _unwrap_shape(block_shape),
+                                            _unwrap(padding_option))
+    return tensor_descriptor(desc, shape, strides)
 
 
 @builtin
@@ -157,6 +188,13 @@ def atomic_cas(pointer, cmp, val, sem=None, scope=None, _semantic=None) -> tenso
 def where(condition, x, y, _semantic=None) -> tensor:
     """Elementwise `x if condition else y`, broadcasting all three."""
     return _semantic.where(_unwrap(condition), _unwrap(x), _unwrap(y))
+
+
+class PropagateNan(enum.IntEnum):
+    """Whether tl.minimum / tl.maximum / tl.clamp return NaN when an operand is NaN."""
+
+    NONE = 0
+    ALL = 0xFFFF
 
 
 @builtin
@@ -222,9 +260,12 @@ def expand_dims(input, axis, _semantic=None) -> tensor:
     rank = len(input.shape) + len(axes)
     for a in axes:
         if not isinstance(a, int) or not -rank <= a < rank:
-            raise SemanticError(f"expand_dims axis {a!r} is out of range for a "
-                                f"{len(input.shape)}-D tensor (valid axes: {-rank} to {rank - 1})")
-    for a in sorted(a % rank for a in axes):
+            raise ValueError(f"invalid axis {a}: expand_dims axis {a!r} is out of range for a "
+                             f"{len(input.shape)}-D tensor (valid axes: {-rank} to {rank - 1})")
+    normalized = [a % rank for a in axes]
+    if len(set(normalized)) != len(normalized):
+        raise ValueError(f"expand_dims received duplicate axes, normalized axes = {normalized}")
+    for a in sorted(normalized):
         input = _semantic.expand_dims(input, a)
     return input
 
@@ -437,4 +478,4 @@ class range:  # noqa: A001 (the language's own range)
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "annotations", "builtin", "constexpr", "tensor", "tensor_method", "T")]
+    "annotations", "builtin", "constexpr", "enum", "tensor", "tensor_method", "T")]

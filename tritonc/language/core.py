@@ -202,3 +202,25 @@ def tensor_method(fn: Callable) -> Callable:
 
 class tuple_value(tuple):
     """A tuple of values inside a kernel (tl.tuple)."""
+
+
+def _unwrap_if_constexpr(x: Any) -> Any:
+    """The value of a constexpr, anything else unchanged (Triton's name for `_unwrap`)."""
+    return _unwrap(x)
+
+
+_unwrap_if_constexpr.__triton_constexpr_function__ = True
+_unwrap_if_constexpr.takes_values = True
+
+
+def get_int_dtype(bitwidth: int, signed: bool) -> T.dtype:
+    """The integer dtype of `bitwidth` bits (1, 8, 16, 32, 64), signed or unsigned."""
+    bitwidth, signed = _unwrap(bitwidth), _unwrap(signed)
+    if bitwidth == 1:
+        return T.int1
+    if bitwidth not in (8, 16, 32, 64):
+        raise ValueError(f"no integer dtype of {bitwidth} bits")
+    return T.dtype(f"{'' if signed else 'u'}int{bitwidth}")
+
+
+get_int_dtype.__triton_constexpr_function__ = True

@@ -61,6 +61,13 @@ class base_type:
 class dtype(base_type):
     """A scalar type, compared by name."""
 
+    # the type names by kind, as Triton lists them (int1 counts as unsigned)
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = list(FP_NAMES)
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
+
     def __init__(self, name: str) -> None:
         if name not in SINT_NAMES + UINT_NAMES + FP_NAMES + ("void",):
             raise ValueError(f"unknown dtype {name!r}")
@@ -99,6 +106,26 @@ class dtype(base_type):
 
     def is_void(self) -> bool:
         return self.name == "void"
+
+    def is_standard_floating(self) -> bool:
+        return self.name in ("fp16", "bf16", "fp32", "fp64")
+
+    def is_fp8e4nv(self) -> bool:
+        return self.name == "fp8e4nv"
+
+    def is_fp8e5(self) -> bool:
+        return self.name == "fp8e5"
+
+    def is_fp8e4b15(self) -> bool:
+        return self.name == "fp8e4b15"
+
+    def get_int_max_value(self) -> int:
+        bits = self.primitive_bitwidth
+        return (1 << (bits - 1)) - 1 if self.is_int_signed() and bits > 1 else (1 << bits) - 1
+
+    def get_int_min_value(self) -> int:
+        bits = self.primitive_bitwidth
+        return -(1 << (bits - 1)) if self.is_int_signed() and bits > 1 else 0
 
     # -- sizes -----------------------------------------------------------------
     @property
@@ -255,6 +282,29 @@ class tuple_type(base_type):
     def __repr__(self) -> str:
         return f"({', '.join(map(str, self.types))})"
 
+
+def _add_name_queries() -> None:
+    """`is_int8()`, `is_uint32()`, `is_fp16()`, ...: one query per scalar type name."""
+    for name in SINT_NAMES + UINT_NAMES:
+        if not hasattr(dtype, f"is_{name}"):
+            setattr(dtype, f"is_{name}", lambda self, name=name: self.name == name)
+
+
+_add_name_queries()
+
+
+def _queries_run_at_compile_time() -> None:
+    """A kernel may call a type's queries (`x.dtype.is_floating()`): they run while the
+    kernel is compiled and give constexprs."""
+    names = [n for n in dir(dtype) if n.startswith(("is_", "get_int_", "to_"))]
+    for cls in (base_type, dtype, pointer_type, block_type):
+        for name in names + ["get_block_shapes", "with_element_ty"]:
+            method = cls.__dict__.get(name)
+            if callable(method) and not isinstance(method, type):
+                method.__triton_constexpr_function__ = True
+
+
+_queries_run_at_compile_time()
 
 void = dtype("void")
 int1 = dtype("int1")

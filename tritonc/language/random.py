@@ -4,39 +4,86 @@ and the interpreter draw the same stream for the same (seed, offset)."""
 from __future__ import annotations
 
 import tritonc.language as tl
+from tritonc.language.standard import constexpr_function
 from tritonc.runtime.jit import jit
 
+# Philox 4x32 and 4x64 constants (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3")
 PHILOX_KEY_A: tl.constexpr = tl.constexpr(0x9E3779B9)
 PHILOX_KEY_B: tl.constexpr = tl.constexpr(0xBB67AE85)
 PHILOX_ROUND_A: tl.constexpr = tl.constexpr(0xD2511F53)
 PHILOX_ROUND_B: tl.constexpr = tl.constexpr(0xCD9E8D57)
+PHILOX64_KEY_A: tl.constexpr = tl.constexpr(0x9E3779B97F4A7C15)
+PHILOX64_KEY_B: tl.constexpr = tl.constexpr(0xBB67AE8584CAA73B)
+PHILOX64_ROUND_A: tl.constexpr = tl.constexpr(0xD2E7470EE14C6C93)
+PHILOX64_ROUND_B: tl.constexpr = tl.constexpr(0xCA5A826395121157)
 N_ROUNDS_DEFAULT: tl.constexpr = tl.constexpr(10)
 
 
 @jit
 def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
-    """`n_rounds` Philox rounds on the uint32 counters c0..c3 with the key (k0, k1)."""
+    """`n_rounds` Philox rounds on the counters c0..c3 (all uint32, or all uint64) with the
+    key (k0, k1)."""
+    if c0.dtype == tl.uint32:
+        key_a: tl.constexpr = PHILOX_KEY_A
+        key_b: tl.constexpr = PHILOX_KEY_B
+        round_a: tl.constexpr = PHILOX_ROUND_A
+        round_b: tl.constexpr = PHILOX_ROUND_B
+    else:
+        tl.static_assert(c0.dtype == tl.uint64, "philox counters must be uint32 or uint64")
+        key_a: tl.constexpr = PHILOX64_KEY_A
+        key_b: tl.constexpr = PHILOX64_KEY_B
+        round_a: tl.constexpr = PHILOX64_ROUND_A
+        round_b: tl.constexpr = PHILOX64_ROUND_B
     for _ in tl.static_range(n_rounds):
         prev_c0 = c0
         prev_c2 = c2
-        c0 = tl.umulhi(PHILOX_ROUND_B, c2) ^ c1 ^ k0
-        c2 = tl.umulhi(PHILOX_ROUND_A, prev_c0) ^ c3 ^ k1
-        c1 = PHILOX_ROUND_B * prev_c2
-        c3 = PHILOX_ROUND_A * prev_c0
-        k0 = k0 + PHILOX_KEY_A
-        k1 = k1 + PHILOX_KEY_B
+        c0 = tl.umulhi(round_b, c2) ^ c1 ^ k0
+        c2 = tl.umulhi(round_a, prev_c0) ^ c3 ^ k1
+        c1 = round_b * prev_c2
+        c3 = round_a * prev_c0
+        k0 = k0 + key_a
+        k1 = k1 + key_b
     return c0, c1, c2, c3
+
+
+@constexpr_function
+def _is_int(dtype) -> bool:
+    return dtype.is_int()
+
+
+@jit
+def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    """Philox on 32- or 64-bit counters (the width of c0) keyed by the integer `seed`."""
+    seed = tl.to_tensor(seed)
+    tl.static_assert(_is_int(seed.dtype), "the seed must be an integer")
+    seed = seed.to(tl.uint64)
+    if c0.dtype.primitive_bitwidth == 32:
+        int_dtype: tl.constexpr = tl.uint32
+        seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
+        seed_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
+    else:
+        tl.static_assert(c0.dtype.primitive_bitwidth == 64, "counters must be 32 or 64 bits")
+        int_dtype: tl.constexpr = tl.uint64
+        seed_hi = tl.full((), 0, tl.uint64)
+        seed_lo = seed
+    c0 = c0.to(int_dtype, bitcast=True)
+    c1 = c1.to(int_dtype, bitcast=True)
+    c2 = c2.to(int_dtype, bitcast=True)
+    c3 = c3.to(int_dtype, bitcast=True)
+    return philox_impl(c0, c1, c2, c3, seed_lo, seed_hi, n_rounds)
 
 
 @jit
 def randint4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
-    """Four blocks of random uint32 for each `offset` (an int32 tensor) under `seed`."""
-    offset = offset.to(tl.uint32)
-    zero = offset * 0
-    seed = seed.to(tl.uint64)
-    seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
-    seed_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
-    return philox_impl(offset, zero, zero, zero, seed_lo, seed_hi, n_rounds)
+    """Four blocks of random uint32 for each integer `offset` under `seed`; a 64-bit
+    offset fills the first two counter words (low, high)."""
+    lo = offset.to(tl.uint32)
+    zero = lo * 0
+    if offset.dtype.primitive_bitwidth > 32:
+        hi = (offset >> 32).to(tl.uint32)
+    else:
+        hi = zero
+    return philox(seed, lo, hi, zero, zero, n_rounds)
 
 
 @jit
@@ -48,16 +95,44 @@ def randint(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 @jit
 def uint_to_uniform_float(x):
-    """Map random 32-bit integers to floats uniform in [0, 1)."""
-    x = x.to(tl.int32, bitcast=True)
+    """Map random 32- or 64-bit integers to fp32 floats uniform in [0, 1)."""
+    if x.dtype == tl.uint32 or x.dtype == tl.int32:
+        x = x.to(tl.int32, bitcast=True)
+        scale: tl.constexpr = 4.6566127342e-10
+    else:
+        tl.static_assert(x.dtype == tl.uint64 or x.dtype == tl.int64,
+                         "uint_to_uniform_float needs 32- or 64-bit integers")
+        x = x.to(tl.int64, bitcast=True)
+        scale: tl.constexpr = 1.0842020432385337e-19
     x = tl.where(x < 0, -x - 1, x)
-    return x.to(tl.float32) * 4.6566127342e-10
+    return x.to(tl.float32) * scale
 
 
 @jit
 def rand(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     """Floats uniform in [0, 1), one for each `offset`."""
     return uint_to_uniform_float(randint(seed, offset, n_rounds))
+
+
+@jit
+def rand4x(seed, offsets, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    """Four blocks of floats uniform in [0, 1) for each `offset`."""
+    i1, i2, i3, i4 = randint4x(seed, offsets, n_rounds)
+    return (uint_to_uniform_float(i1), uint_to_uniform_float(i2), uint_to_uniform_float(i3),
+            uint_to_uniform_float(i4))
+
+
+@jit
+def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    """Philox on the uint32 counters c0..c3 keyed by the 64-bit `seed`."""
+    seed = tl.cast(seed, tl.uint64)
+    seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
+    seed_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
+    c0 = c0.to(tl.uint32, bitcast=True)
+    c1 = c1.to(tl.uint32, bitcast=True)
+    c2 = c2.to(tl.uint32, bitcast=True)
+    c3 = c3.to(tl.uint32, bitcast=True)
+    return philox_impl(c0, c1, c2, c3, seed_lo, seed_hi, n_rounds)
 
 
 @jit

@@ -7,8 +7,10 @@
 from __future__ import annotations
 
 from tritonc.language import dtypes as T
+from tritonc.language import promotion
 from tritonc.language.builder import Builder
 from tritonc.language.core import constexpr, tensor
+from tritonc.language.promotion import describe_value
 
 
 class SemanticError(Exception):
@@ -19,19 +21,6 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 UINT64_MAX = 2**64 - 1
 MAX_NUMEL = 2**20  # Triton's cap on the elements of one block
-
-
-def describe_value(x) -> str:
-    """A short description of a Python value for an error message."""
-    if x is None:
-        return "None"
-    if isinstance(x, type(T)):
-        return f"the module {x.__name__}"
-    if callable(x):
-        return f"the function {getattr(x, '__name__', '?')}"
-    text = repr(x)
-    text = text if len(text) <= 40 else text[:37] + "..."
-    return f"{text} of type {type(x).__name__}"
 
 
 def check_numel(shape) -> None:
@@ -78,20 +67,11 @@ class SemanticCore:
             x = x.value
         if isinstance(x, tensor):
             return x
-        if isinstance(x, bool):
-            return self.scalar_constant(x, T.int1)
-        if isinstance(x, int):
-            if INT32_MIN <= x <= INT32_MAX:
-                ty = T.int32
-            elif INT64_MIN <= x <= INT64_MAX:
-                ty = T.int64
-            elif 0 <= x <= UINT64_MAX:
-                ty = T.uint64
-            else:
-                raise SemanticError(f"integer {x} does not fit in 64 bits")
-            return self.scalar_constant(x, ty)
-        if isinstance(x, float):
-            return self.scalar_constant(x, T.float32)
+        if isinstance(x, (bool, int, float)):
+            try:
+                return self.scalar_constant(x, promotion.scalar_type(x))
+            except promotion.PromotionError as e:
+                raise SemanticError(str(e)) from None
         if check_type:
             if x is None:
                 raise SemanticError("None is not a value here: a tensor or a number is needed")
@@ -101,58 +81,17 @@ class SemanticCore:
     # -- promotion ---------------------------------------------------------------
     @staticmethod
     def integer_promote(a: T.dtype, b: T.dtype) -> T.dtype:
-        """C's usual arithmetic conversions for two integer types.
+        """C's usual arithmetic conversions for two integer types (`promotion.py`)."""
+        return promotion.integer_promote(a, b)
 
-        1. the same signedness: the wider type;
-        2. the unsigned one is at least as wide: the unsigned type;
-        3. otherwise: the signed type, which is wider.
-        """
-        if a.is_bool() and b.is_bool():
-            return T.int1
-        wa, wb = a.primitive_bitwidth, b.primitive_bitwidth
-        if a.is_int_signed() == b.is_int_signed():
-            return a if wa >= wb else b
-        unsigned, signed = (a, b) if a.is_int_unsigned() else (b, a)
-        if unsigned.primitive_bitwidth >= signed.primitive_bitwidth:
-            return unsigned
-        return signed
-
-    def computation_type(self, a: T.dtype, a_scalar: bool, b: T.dtype, b_scalar: bool,
+    @staticmethod
+    def computation_type(a: T.dtype, a_scalar: bool, b: T.dtype, b_scalar: bool,
                          div_or_mod: bool = False) -> T.dtype:
-        """The type both operands of an arithmetic op are converted to.
-
-        A Python scalar is weakly typed: when its kind (bool < int < float) is not above
-        the tensor's, the tensor's type wins (fp32 for `/` and `%` on 16-bit floats).
-        1. fp64 wins, then fp32;
-        2. fp16 with anything but another float gives fp16, bf16 only with bf16: bf16
-           with an integer or another 16-bit float computes in fp32, as in Triton;
-           `/` and `%` on fp16/bf16 compute in fp32;
-        3. fp8 operands compute in fp32 (or in the other operand's wider float);
-        4. two integers follow `integer_promote`.
-        """
-        if a_scalar != b_scalar:
-            scalar, tensor_ty = (a, b) if a_scalar else (b, a)
-            if _kind(scalar) <= _kind(tensor_ty):
-                if div_or_mod and (tensor_ty.is_fp16() or tensor_ty.is_bf16()):
-                    return T.float32
-                return tensor_ty
-        if a.is_fp64() or b.is_fp64():
-            return T.float64
-        if a.is_fp32() or b.is_fp32():
-            return T.float32
-        if a.is_floating() or b.is_floating():
-            floats = [t for t in (a, b) if t.is_floating()]
-            if any(t.is_fp8() for t in floats):
-                wide = [t for t in floats if not t.is_fp8()]
-                return wide[0] if wide else T.float32
-            if len(floats) == 2 and floats[0] != floats[1]:
-                return T.float32
-            if div_or_mod or floats[0].is_bf16() and len(floats) == 1:
-                return T.float32
-            return floats[0]
-        if not (a.is_int() and b.is_int()):
-            raise SemanticError(f"unexpected operand types {a} and {b}")
-        return self.integer_promote(a, b)
+        """The type both operands of an arithmetic op are converted to (`promotion.py`)."""
+        try:
+            return promotion.computation_type(a, a_scalar, b, b_scalar, div_or_mod)
+        except promotion.PromotionError as e:
+            raise SemanticError(str(e)) from None
 
     # -- broadcasting ------------------------------------------------------------
     def broadcast_shapes(self, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -218,64 +157,59 @@ class SemanticCore:
         ty = ty or a.type
         return tensor(self.builder.create(name, [a.handle, b.handle], [ty], attrs)[0], ty)
 
-    def _natural_dtype(self, x) -> T.dtype:
-        """The type a Python scalar would get on its own (see `to_tensor`)."""
-        if isinstance(x, bool):
-            return T.int1
-        if isinstance(x, float):
-            return T.float32
-        if isinstance(x, int):
-            if INT32_MIN <= x <= INT32_MAX:
-                return T.int32
-            return T.int64 if INT64_MIN <= x <= INT64_MAX else T.uint64
-        raise SemanticError(f"cannot use {describe_value(x)} as an operand")
-
     def binary_operands(self, lhs, rhs, allow_ptr: bool = False, arithmetic: bool = True,
                         div_or_mod: bool = False) -> tuple[tensor, tensor]:
         """Convert both operands to one type and one shape, checking pointer use.
 
-        A Python scalar operand becomes a constant of the computation type directly.
+        Types meet by Triton's rules (`promotion.py`); a Python scalar operand becomes
+        a constant of the type it meets the other operand in.
         """
-        lhs, rhs = (x.value if isinstance(x, constexpr) else x for x in (lhs, rhs))
-        if not isinstance(lhs, tensor) and not isinstance(rhs, tensor):
-            lhs = self.to_tensor(lhs)
-        if not isinstance(lhs, tensor) or not isinstance(rhs, tensor):
-            tensor_side = lhs if isinstance(lhs, tensor) else rhs
-            scalar = rhs if tensor_side is lhs else lhs
-            ty = tensor_side.dtype
-            if arithmetic and not ty.is_ptr():
-                sty = self._natural_dtype(scalar)
-                a, b = (ty, sty) if tensor_side is lhs else (sty, ty)
-                ty = self.computation_type(a, tensor_side is not lhs, b, tensor_side is lhs,
-                                           div_or_mod)
-            elif ty.is_ptr():
-                ty = self._natural_dtype(scalar)
-                if ty.is_floating():
-                    raise SemanticError(f"cannot use a floating-point offset with a pointer "
-                                        f"({tensor_side.dtype})")
-            if isinstance(scalar, int) and not isinstance(scalar, bool):
-                check_int_range(scalar, ty)
-            const = self.full(tensor_side.shape, scalar, ty) if tensor_side.shape else \
-                self.scalar_constant(scalar, ty)
-            lhs, rhs = (tensor_side, const) if tensor_side is lhs else (const, tensor_side)
-        lhs, rhs = self.broadcast_pair(lhs, rhs)
-        a, b = lhs.dtype, rhs.dtype
-        if a.is_ptr() or b.is_ptr():
-            if not allow_ptr:
-                raise SemanticError(f"invalid operands of type {lhs.type} and {rhs.type}")
-            if a.is_ptr() and b.is_ptr():
-                raise SemanticError(f"cannot add pointers together ({a} and {b})")
-            if (a.is_ptr() and b.is_floating()) or (b.is_ptr() and a.is_floating()):
-                raise SemanticError(f"cannot use a floating-point offset with a pointer ({a}, {b})")
+        values = [x.value if isinstance(x, constexpr) else x for x in (lhs, rhs)]
+        scalars = [not isinstance(x, tensor) for x in values]
+        try:
+            a, b = (promotion.scalar_type(x) if s else x.dtype for x, s in zip(values, scalars,
+                                                                             strict=True))
+            if a.is_ptr() or b.is_ptr():
+                self._check_pointer_operands(a, b, allow_ptr)
+                types = [a, b]
+            elif arithmetic:
+                ty = self.computation_type(a, scalars[0], b, scalars[1], div_or_mod)
+                for x, s in zip(values, scalars, strict=True):
+                    if s:
+                        promotion.check_scalar_fits(x, ty)
+                types = [ty, ty]
+            else:
+                types = [a, b]
+        except promotion.PromotionError as e:
+            raise SemanticError(str(e)) from None
+        out = []
+        for i, (x, s, ty) in enumerate(zip(values, scalars, types, strict=True)):
+            other = values[1 - i]
+            if not s:
+                out.append(x)
+            elif not scalars[1 - i] and other.type.is_block():
+                out.append(self.full(other.shape, x, ty))
+            else:
+                out.append(self.scalar_constant(x, ty))
+        lhs, rhs = self.broadcast_pair(*out)
+        if lhs.dtype.is_ptr() or rhs.dtype.is_ptr():
             return lhs, rhs
-        if arithmetic:
-            ty = self.computation_type(a, False, b, False, div_or_mod)
-            lhs, rhs = self.cast(lhs, ty), self.cast(rhs, ty)
-        return lhs, rhs
+        return self.cast(lhs, types[0]), self.cast(rhs, types[1])
+
+    @staticmethod
+    def _check_pointer_operands(a: T.dtype, b: T.dtype, allow_ptr: bool) -> None:
+        if not allow_ptr:
+            raise SemanticError(f"invalid operands of type {a} and {b}")
+        if a.is_ptr() and b.is_ptr() and a != b:
+            raise SemanticError(f"invalid operands of type {a} and {b}")
+        if a.is_floating() or b.is_floating():
+            raise SemanticError(f"cannot use a floating-point offset with a pointer ({a}, {b})")
 
     # -- arithmetic --------------------------------------------------------------
     def add(self, lhs, rhs) -> tensor:
         lhs, rhs = self.binary_operands(lhs, rhs, allow_ptr=True)
+        if lhs.dtype.is_ptr() and rhs.dtype.is_ptr():
+            raise SemanticError(f"cannot add pointers together ({lhs.dtype} and {rhs.dtype})")
         if rhs.dtype.is_ptr():
             lhs, rhs = rhs, lhs
         if lhs.dtype.is_ptr():
@@ -296,10 +230,9 @@ class SemanticCore:
 
     def truediv(self, lhs, rhs) -> tensor:
         """`/`: true division; two integers are divided in fp32."""
-        lhs, rhs = self.to_tensor(lhs), self.to_tensor(rhs)
-        if lhs.dtype.is_int() and rhs.dtype.is_int():
-            lhs, rhs = self.cast(lhs, T.float32), self.cast(rhs, T.float32)
         lhs, rhs = self.binary_operands(lhs, rhs, div_or_mod=True)
+        if lhs.dtype.is_int():
+            lhs, rhs = self.cast(lhs, T.float32), self.cast(rhs, T.float32)
         if not lhs.dtype.is_floating():
             raise SemanticError(f"unexpected operand types for /: {lhs.dtype}")
         return self.binary("arith.divf", lhs, rhs)
@@ -321,9 +254,13 @@ class SemanticCore:
         return self.binary(name, lhs, rhs)
 
     def _bitwise_operands(self, lhs, rhs) -> tuple[tensor, tensor]:
+        """Both operands as integers of one type (promoted like arithmetic operands)."""
         lhs, rhs = self.binary_operands(lhs, rhs)
-        if not lhs.dtype.is_int():
-            raise SemanticError(f"bitwise operators need integer operands, not {lhs.dtype}")
+        a, b = lhs.dtype, rhs.dtype
+        if not (a.is_int() and b.is_int()):
+            bad = a if not a.is_int() else b
+            raise SemanticError(f"invalid operands of type {a} and {b}: bitwise operators need "
+                                f"integer operands, not {bad}")
         return lhs, rhs
 
     def and_(self, lhs, rhs) -> tensor:
@@ -339,8 +276,15 @@ class SemanticCore:
         return self.binary("arith.shli", *self._bitwise_operands(lhs, rhs))
 
     def shr(self, lhs, rhs) -> tensor:
+        """`>>`: arithmetic when the tensor operand (the left one, if both are tensors)
+        is signed, logical otherwise, whatever type the operands are promoted to."""
+        first = lhs.value if isinstance(lhs, constexpr) else lhs
+        if not isinstance(first, tensor):
+            first = rhs.value if isinstance(rhs, constexpr) else rhs
+        signed = isinstance(first, tensor) and first.dtype.is_int_signed() \
+            and not first.dtype.is_bool()
         lhs, rhs = self._bitwise_operands(lhs, rhs)
-        return self.binary("arith.shrsi" if lhs.dtype.is_int_signed() else "arith.shrui", lhs, rhs)
+        return self.binary("arith.shrsi" if signed else "arith.shrui", lhs, rhs)
 
     def logical_and(self, lhs, rhs) -> tensor:
         lhs, rhs = self.to_tensor(lhs), self.to_tensor(rhs)
@@ -403,7 +347,9 @@ class SemanticCore:
         if op in ("eq", "ne"):
             pred = op
         else:
-            pred = ("s" if lhs.dtype.is_int_signed() else "u") + op
+            # int1 orders false < true, as Triton (which counts it unsigned) does
+            signed = lhs.dtype.is_int_signed() and not lhs.dtype.is_bool()
+            pred = ("s" if signed else "u") + op
         return self.binary("arith.cmpi", lhs, rhs, ty, {"predicate": pred})
 
     def where(self, cond, x, y) -> tensor:

@@ -122,7 +122,8 @@ class MemoryRules(SemanticCore):
         self._check_fits_pointer(ptr, mask, "mask")
         ptr = self._pointer_shape(ptr, value, mask)
         elt = ptr.dtype.element_ty
-        if not elt.is_ptr() and value.dtype.is_ptr():
+        wide_int = elt.is_int() and elt.primitive_bitwidth == 64  # takes a pointer's address
+        if not elt.is_ptr() and value.dtype.is_ptr() and not wide_int:
             raise SemanticError(f"cannot store a pointer ({value.dtype}) through {ptr.dtype}")
         if elt.is_ptr() and not value.dtype.is_ptr():
             raise SemanticError(f"cannot store {value.dtype} through {ptr.dtype}")
@@ -176,8 +177,10 @@ class MemoryRules(SemanticCore):
         return tensor(self.builder.create("tt.advance", [ptr.handle, *offs], [ptr.type])[0],
                       ptr.type)
 
-    def make_tensor_descriptor(self, base, shape, strides, block_shape) -> tensor:
+    def make_tensor_descriptor(self, base, shape, strides, block_shape,
+                               padding: str = "zero") -> tensor:
         base = self._pointer_operand(base, "make_tensor_descriptor")
+        padding = self._check_choice("padding_option", padding, ("zero", "nan"))
         block_shape = self.check_shape(block_shape)
         if not (len(shape) == len(strides) == len(block_shape)):
             raise SemanticError("make_tensor_descriptor: shape, strides and block_shape must "
@@ -186,7 +189,8 @@ class MemoryRules(SemanticCore):
         shape = [self.cast(self.to_tensor(s), T.int32).handle for s in shape]
         strides = [self.cast(self.to_tensor(s), T.int64).handle for s in strides]
         return tensor(self.builder.create("tt.make_tensor_descriptor",
-                                          [base.handle, *shape, *strides], [ty])[0], ty)
+                                          [base.handle, *shape, *strides], [ty],
+                                          {"padding": padding})[0], ty)
 
     def descriptor_load(self, desc: tensor, offsets) -> tensor:
         block = desc.type.block_type
@@ -202,6 +206,33 @@ class MemoryRules(SemanticCore):
         offs = [self.cast(self.to_tensor(o), T.int32).handle for o in offsets]
         self.builder.create("tt.descriptor_store", [desc.handle, value.handle, *offs], [])
 
+    def _gather_operands(self, desc: tensor, x_offsets, y_offset, what: str):
+        block = desc.type.block_type
+        if len(block.shape) != 2 or block.shape[0] != 1:
+            raise SemanticError(f"descriptor {what} needs a 2-D descriptor whose block has one "
+                                f"row, not {list(block.shape)}")
+        x = self.to_tensor(x_offsets)
+        if len(x.shape) != 1 or not x.dtype.is_int():
+            raise SemanticError(f"descriptor {what}: the row offsets must be a 1-D integer tensor")
+        x = self.cast(x, T.int32)
+        y = self.cast(self.to_tensor(y_offset), T.int32)
+        if y.type.is_block():
+            raise SemanticError(f"descriptor {what}: the column offset must be a scalar")
+        return x, y, T.block_type(block.element_ty, [x.shape[0], block.shape[1]])
+
+    def descriptor_gather(self, desc: tensor, x_offsets, y_offset) -> tensor:
+        """Rows `x_offsets` of the descriptor's tensor, columns from `y_offset` on."""
+        x, y, ty = self._gather_operands(desc, x_offsets, y_offset, "gather")
+        return tensor(self.builder.create("tt.descriptor_gather", [desc.handle, x.handle,
+                                                                   y.handle], [ty])[0], ty)
+
+    def descriptor_scatter(self, desc: tensor, value, x_offsets, y_offset) -> None:
+        """Write `value`'s rows to rows `x_offsets`, columns from `y_offset` on."""
+        x, y, ty = self._gather_operands(desc, x_offsets, y_offset, "scatter")
+        value = self.broadcast_to(self.cast(self.to_tensor(value), ty.element_ty), ty.shape)
+        self.builder.create("tt.descriptor_scatter", [desc.handle, value.handle, x.handle,
+                                                      y.handle], [])
+
     # -- atomics ---------------------------------------------------------------------------
     def atomic_rmw(self, op: str, ptr, val, mask, sem: str | None, scope: str | None) -> tensor:
         ptr = self._pointer_operand(ptr, f"atomic_{op}")
@@ -210,7 +241,7 @@ class MemoryRules(SemanticCore):
         val = self.to_tensor(val)
         ptr = self._pointer_shape(ptr, val, mask)
         elt = ptr.dtype.element_ty
-        if elt.is_bool() or elt.is_fp8():
+        if elt.is_bool() or elt.is_fp8() or (elt.is_int() and elt.primitive_bitwidth < 32):
             raise SemanticError(f"atomic_{op} is not supported on {elt}")
         shape = ptr.shape
         val = self.cast(val, elt)

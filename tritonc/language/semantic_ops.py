@@ -24,7 +24,7 @@ class ShapeRules(SemanticCore):
 
     def program_id(self, axis: int) -> tensor:
         if axis not in (0, 1, 2):
-            raise SemanticError(f"program_id axis must be 0, 1 or 2, not {axis}")
+            raise SemanticError(f"program_id axis must be 0, 1, or 2 but got {axis}")
         return tensor(self.builder.create("tt.get_program_id", [], [T.int32], {"axis": axis})[0],
                       T.int32)
 
@@ -197,9 +197,6 @@ class ComputeRules(ShapeRules):
                                 f"{list(a.shape)} and {list(b.shape)}")
         if a.shape[-1] != b.shape[-2]:
             raise SemanticError(f"dot: inner dimensions differ: {list(a.shape)} @ {list(b.shape)}")
-        if a.shape[-1] < 16 or a.shape[-2] < 16 or b.shape[-1] < 16:
-            raise SemanticError(f"dot: every dimension must be at least 16, got "
-                                f"{list(a.shape)} @ {list(b.shape)}")
         if a.dtype.is_int() != b.dtype.is_int():
             raise SemanticError(f"dot: cannot mix {a.dtype} and {b.dtype}")
         if a.dtype != b.dtype:

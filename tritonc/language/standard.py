@@ -35,6 +35,21 @@ def cdiv(x, div):
 
 
 @jit
+def _keep_first(a, b):
+    return a
+
+
+@tensor_method
+@jit
+def item(x):
+    """The value of a one-element tensor, as a scalar."""
+    tl.static_assert(x.numel == 1, "item() needs a tensor of one element")
+    if len(x.shape) == 0:
+        return x
+    return tl.reduce(tl.reshape(x, [1]), 0, _keep_first)
+
+
+@jit
 def zeros_like(input):
     """A tensor of zeros with the shape and type of `input`."""
     return tl.zeros(input.shape, input.dtype)
@@ -238,7 +253,7 @@ def _unit_shape(n_dims: int, axis: int, size: int) -> list[int]:
 @constexpr_function
 def _signed_int_dtype(bitwidth: int) -> dtype:
     """The signed integer type of `bitwidth` bits (what a value is bitcast to for xor)."""
-    return {8: tl.int8, 16: tl.int16, 32: tl.int32, 64: tl.int64}[bitwidth]
+    return {1: tl.int1, 8: tl.int8, 16: tl.int16, 32: tl.int32, 64: tl.int64}[bitwidth]
 
 
 @jit
@@ -281,33 +296,75 @@ def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = False):
     tl.static_assert(_dim == len(x.shape) - 1, "tl.sort only sorts along the last dimension")
     log_n: tl.constexpr = _log2(x.shape[_dim])
     n_dims: tl.constexpr = _log2(x.numel)
+    if log_n == 0:  # rows of one element are sorted already
+        return x
     h = tl.reshape(x, [2] * n_dims)
     for i in tl.static_range(1, log_n + 1):
         h = _bitonic_merge(h, i, 2 if i < log_n else descending)
     return tl.reshape(h, x.shape)
 
 
+@constexpr_function
+def _blocks_of(shape: tuple, k: int) -> list[int]:
+    """`shape` with its last dimension n split into n // k blocks of k."""
+    shape = [int(s) for s in shape]
+    if k <= 0 or k & (k - 1) or k > shape[-1]:
+        raise ValueError(f"topk: k must be a power of 2 no larger than {shape[-1]}, got {k}")
+    return shape[:-1] + [shape[-1] // k, k]
+
+
+@tensor_method
+@jit
+def topk(x, k: tl.constexpr, dim: tl.constexpr = None):
+    """The `k` largest elements of `x` along its last dimension, largest first."""
+    _dim: tl.constexpr = _normalized_dim(dim, len(x.shape))
+    tl.static_assert(_dim == len(x.shape) - 1, "tl.topk only works along the last dimension")
+    blocks: tl.constexpr = _blocks_of(x.shape, k)
+    y = sort(x, descending=True)
+    if k == x.shape[_dim]:
+        return y
+    # keep the first block of k along the last axis: xor-reduce the blocks with all but
+    # the first zeroed (exact for every bit pattern)
+    idtype: tl.constexpr = _signed_int_dtype(x.dtype.primitive_bitwidth)
+    iy = tl.reshape(y.to(idtype, bitcast=True), blocks)
+    first = tl.arange(0, x.shape[_dim] // k)[:, None] == 0
+    kept = xor_sum(tl.where(first, iy, 0), len(x.shape) - 1)
+    return kept.to(x.dtype, bitcast=True)
+
+
+@constexpr_function
+def _normalized_dim(dim: int | None, n_dims: int) -> int:
+    """`dim` (None: the last; negative: counted from the end) as an index in 0..n_dims-1."""
+    if dim is None:
+        return n_dims - 1
+    if not -n_dims <= dim < n_dims:
+        raise ValueError(f"dimension {dim} is out of range for a {n_dims}-D tensor")
+    return dim % n_dims
+
+
+@constexpr_function
+def _split_dim(shape: tuple, dim: int) -> list[int]:
+    """`shape` with dimension `dim` (a power of 2) split into axes of size 2."""
+    shape = [int(s) for s in shape]
+    return shape[:dim] + [2] * _log2(shape[dim]) + shape[dim + 1:]
+
+
 @tensor_method
 @jit
 def flip(x, dim: tl.constexpr = None):
-    """`x` reversed along its last dimension (a power of 2)."""
-    _dim: tl.constexpr = len(x.shape) - 1 if dim is None else dim
-    tl.static_assert(_dim == len(x.shape) - 1, "tl.flip only flips the last dimension")
-    steps: tl.constexpr = _log2(x.numel)
-    start: tl.constexpr = steps - _log2(x.shape[_dim])
+    """`x` reversed along `dim` (default: the last), whose size must be a power of 2."""
+    _dim: tl.constexpr = _normalized_dim(dim, len(x.shape))
+    steps: tl.constexpr = _log2(x.shape[_dim])
     idtype: tl.constexpr = _signed_int_dtype(x.dtype.primitive_bitwidth)
-    y = tl.reshape(x.to(idtype, bitcast=True), [2] * steps)
-    y = tl.expand_dims(y, start)
-    swap = tl.arange(0, 2)[:, None] == 1 - tl.arange(0, 2)
-    for i in tl.static_range(start, steps):
-        swap_i = swap
-        for j in tl.static_range(0, steps + 1):
-            if j != i and j != i + 1:
-                swap_i = tl.expand_dims(swap_i, j)
-        y = sum(y * swap_i, i + 1, keep_dims=True, dtype=y.dtype)
+    y = tl.reshape(x.to(idtype, bitcast=True), _split_dim(x.shape, _dim))
+    # xor-ing each element with the xor of its pair along a size-2 axis swaps the pair;
+    # swapping along every bit of the index reverses it
+    for i in tl.static_range(steps):
+        y = y ^ xor_sum(y, _dim + i, True)
     return tl.reshape(y, x.shape).to(x.dtype, bitcast=True)
 
 
-__all__ = ["cdiv", "zeros_like", "full_like", "sigmoid", "softmax", "ravel", "sum", "xor_sum",
+__all__ = ["item", "cdiv",
+           "zeros_like", "full_like", "sigmoid", "softmax", "ravel", "sum", "xor_sum",
            "max", "min", "argmax", "argmin", "cumsum", "cumprod", "interleave", "swizzle2d",
-           "sort", "flip", "constexpr_function", "constexpr"]
+           "sort", "topk", "flip", "constexpr_function", "constexpr"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import inspect
+import re
+import sys
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -29,6 +31,72 @@ class KernelParam:
     @property
     def has_default(self) -> bool:
         return self.default is not inspect.Parameter.empty
+
+
+_DEF_RE = re.compile(r"^def\s+\w+\s*\(", re.MULTILINE)
+# How many frames above the one running a function's definition are searched for the
+# source text it was created from.
+_SOURCE_SEARCH_DEPTH = 6
+
+
+def _source_in_text(fn: Callable, text: str) -> tuple[str, int] | None:
+    """The source of `fn` inside `text` (a module's source) and the line of its `def`, when
+    `text` defines a function of that name starting at the line `fn`'s code starts at."""
+    if f"def {fn.__name__}" not in text:
+        return None
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    first = fn.__code__.co_firstlineno
+    lines = text.splitlines()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
+            start = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            if start == first:
+                body = "\n".join(lines[node.lineno - 1:node.end_lineno]) + "\n"
+                return textwrap.dedent(body), node.lineno
+    return None
+
+
+def _source_from_callers(fn: Callable) -> tuple[str, int] | None:
+    """For a function created by `exec(text)` or `exec(compile(text, ...))`: the source
+    text is still a local of the code that called `exec`, a few frames up the stack."""
+    filename = fn.__code__.co_filename
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename != filename:
+        frame = frame.f_back
+    if frame is None:  # decorated after its definition: search from the caller
+        frame = sys._getframe(2)
+    for _ in range(_SOURCE_SEARCH_DEPTH):
+        if frame is None:
+            return None
+        for value in list(frame.f_locals.values()):
+            if isinstance(value, str):
+                found = _source_in_text(fn, value)
+                if found is not None:
+                    return found
+        frame = frame.f_back
+    return None
+
+
+def function_source(fn: Callable) -> tuple[str, str, int]:
+    """The source of `fn` starting at its `def`, the file it is in, and the line of the
+    `def` in that file. Functions created with `exec()` have no file: their source is
+    found in the string `exec` ran; failing that, an OSError says so."""
+    filename = fn.__code__.co_filename
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        found = _source_from_callers(fn)
+        if found is None:
+            raise OSError(f"cannot read the source of {fn.__name__} (defined in {filename}): "
+                          "@jit needs the function's source text") from None
+        src, def_line = found
+        return src, filename, def_line
+    offset = next(i for i, line in enumerate(lines) if _DEF_RE.match(line.lstrip()))
+    src = textwrap.dedent("".join(lines[offset:]))
+    return src, inspect.getsourcefile(fn) or filename, first + offset
 
 
 def _is_constexpr_annotation(annotation: Any) -> bool:
@@ -62,15 +130,19 @@ class JITFunction:
         ]
         self.arg_names = [p.name for p in self.params]
         self.constexpr_names = {p.name for p in self.params if p.is_constexpr}
-        self.src = textwrap.dedent(inspect.getsource(fn))
-        self.src = self.src[self.src.index("def "):]
-        self.filename = inspect.getsourcefile(fn) or "<unknown>"
-        # The line of `def` itself in the file (decorators precede it); the AST of
-        # `parse()` numbers lines from it, so errors add `def_line - 1`.
-        lines, first = inspect.getsourcelines(fn)
-        self.def_line = first + next(i for i, line in enumerate(lines)
-                                     if line.lstrip().startswith("def "))
+        self.src, self.filename, self.def_line = function_source(fn)
         self.launcher = None
+
+    def _unsafe_update_src(self, new_src: str) -> None:
+        """Replace the source the kernel is compiled from (same signature; compiled
+        kernels of the old source are dropped)."""
+        text = textwrap.dedent(new_src)
+        match = _DEF_RE.search(text)
+        if match is None:
+            raise ValueError(f"the new source of {self.__name__} has no `def`")
+        self.src = text[match.start():]
+        for cache in ("_grid_launchers", "_fast_kernels"):
+            self.__dict__.pop(cache, None)
 
     def parse(self) -> ast.FunctionDef:
         """The function's AST; line numbers are relative to its `def` line (1-based)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from tritonc.backends.interpreter.errors import InterpreterError
 from tritonc.backends.interpreter.formats import encode
 from tritonc.backends.interpreter.memory import masked_load, masked_store
 from tritonc.backends.interpreter.registry import OpContext, impl
@@ -50,6 +51,7 @@ class TensorDescriptor:
     strides: tuple[int, ...]
     block_shape: tuple[int, ...]
     itemsize: int
+    padding: str = "zero"
 
 
 def _flat_ints(values: Sequence[Any]) -> list[int]:
@@ -92,8 +94,8 @@ def _coords(offsets: Sequence[int], block_shape: Sequence[int]) -> list[Array]:
     return [o + np.arange(n, dtype=np.int64) for o, n in zip(offsets, block_shape, strict=True)]
 
 
-def _padding(ctx: OpContext, dt: np.dtype) -> Array | None:
-    if ctx.attr("padding") in ("nan", "PAD_NAN", 2) and (dt.kind == "f" or dt.metadata):
+def _padding(mode: Any, dt: np.dtype) -> Array | None:
+    if mode in ("nan", "PAD_NAN", 2) and (dt.kind == "f" or dt.metadata):
         nan = np.array(np.nan, dtype=np.float32)
         fmt = dt.metadata["tt"] if dt.metadata else None
         if fmt is None:
@@ -128,7 +130,8 @@ def load_block(ctx: OpContext, ptr: BlockPointer) -> Array:
     addr = _block_addresses(ptr.base, ptr.strides, ptr.itemsize, coords)
     addr = np.broadcast_to(addr, ptr.block_shape)
     mask = _in_bounds(coords, ptr.shape, ctx.attr("boundary_check") or ())
-    return masked_load(ctx.builder.memory, addr, mask, _padding(ctx, want), want, "block load")
+    return masked_load(ctx.builder.memory, addr, mask, _padding(ctx.attr("padding"), want), want,
+                       "block load")
 
 
 def store_block(ctx: OpContext, ptr: BlockPointer, value: Array) -> None:
@@ -147,9 +150,14 @@ def make_tensor_descriptor(ctx: OpContext, base: Array, *rest: Any) -> TensorDes
     assert isinstance(desc_ty, tensor_descriptor_type)
     block = desc_ty.block_type
     n = len(block.shape)
+    itemsize = max(1, block.element_ty.primitive_bitwidth // 8)
+    if block.shape[-1] * itemsize < 16:
+        raise InterpreterError("Descriptor block shape must have at least 16 bytes in the last "
+                               f"dimension, got {block.shape[-1]} x {itemsize} bytes")
     ints = _flat_ints(rest)
     return TensorDescriptor(int(base), tuple(ints[:n]), tuple(ints[n:2 * n]), block.shape,
-                            max(1, block.element_ty.primitive_bitwidth // 8))
+                            max(1, block.element_ty.primitive_bitwidth // 8),
+                            ctx.attr("padding") or "zero")
 
 
 def _descriptor_access(desc: TensorDescriptor, indices: Sequence[Any]
@@ -164,7 +172,7 @@ def _descriptor_access(desc: TensorDescriptor, indices: Sequence[Any]
 def descriptor_load(ctx: OpContext, desc: TensorDescriptor, *indices: Any) -> Array:
     want = storage_of(ctx.result_type)
     addr, mask = _descriptor_access(desc, indices)
-    return masked_load(ctx.builder.memory, addr, mask, _padding(ctx, want), want,
+    return masked_load(ctx.builder.memory, addr, mask, _padding(desc.padding, want), want,
                        "descriptor load")
 
 
@@ -173,3 +181,28 @@ def descriptor_store(ctx: OpContext, desc: TensorDescriptor, src: Array, *indice
     addr, mask = _descriptor_access(desc, indices)
     masked_store(ctx.builder.memory, addr, src, mask, "descriptor store")
 
+
+
+def _gather_access(desc: TensorDescriptor, x_offsets: Array, y_offset: Any
+                   ) -> tuple[Array, Array | None]:
+    coords = [np.asarray(x_offsets, dtype=np.int64).reshape(-1),
+              int(y_offset) + np.arange(desc.block_shape[1], dtype=np.int64)]
+    shape = (coords[0].size, coords[1].size)
+    addr = np.broadcast_to(_block_addresses(desc.base, desc.strides, desc.itemsize, coords), shape)
+    return addr, _in_bounds(coords, desc.shape, (0, 1))
+
+
+@impl("tt.descriptor_gather")
+def descriptor_gather(ctx: OpContext, desc: TensorDescriptor, x_offsets: Array,
+                      y_offset: Any) -> Array:
+    want = storage_of(ctx.result_type)
+    addr, mask = _gather_access(desc, x_offsets, y_offset)
+    return masked_load(ctx.builder.memory, addr, mask, _padding(desc.padding, want), want,
+                       "descriptor gather")
+
+
+@impl("tt.descriptor_scatter")
+def descriptor_scatter(ctx: OpContext, desc: TensorDescriptor, src: Array, x_offsets: Array,
+                       y_offset: Any) -> None:
+    addr, mask = _gather_access(desc, x_offsets, y_offset)
+    masked_store(ctx.builder.memory, addr, src, mask, "descriptor scatter")

@@ -6,8 +6,10 @@ message names what went wrong in the kernel's terms (the argument's name, the op
 
 from __future__ import annotations
 
+from tritonc.errors import TritonError
 
-class InterpreterError(RuntimeError):
+
+class InterpreterError(TritonError, RuntimeError):
     """Base class of every error raised by the numpy interpreter."""
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tritonc.backends.interpreter.block_ops import TensorDescriptor
 from tritonc.backends.interpreter.errors import InterpreterError
 from tritonc.backends.interpreter.memory import Memory
 from tritonc.backends.interpreter.numpy_builder import NumpyBuilder
@@ -20,9 +21,11 @@ from tritonc.compiler.code_generator import CodeGenerator
 from tritonc.compiler.errors import CompilationError
 from tritonc.compiler.legality import check_interpreted_launch
 from tritonc.language import dtypes as T
+from tritonc.language.builtins import tensor_descriptor
 from tritonc.language.core import constexpr, tensor
 from tritonc.language.semantic import Semantic
 from tritonc.runtime.gpu_launch import tensor_type_name
+from tritonc.tools.tensor_descriptor import TensorDescriptor as HostTensorDescriptor
 
 # numpy views of dtypes numpy lacks: the interpreter keeps their raw bits
 _RAW_VIEWS = {"bf16": "int16", "fp8e4nv": "uint8", "fp8e5": "uint8"}
@@ -54,6 +57,8 @@ def bind_value(value: Any, name: str, builder: NumpyBuilder, copies: list) -> An
     if isinstance(value, tuple):
         items = [bind_value(v, f"{name}[{i}]", builder, copies) for i, v in enumerate(value)]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if isinstance(value, HostTensorDescriptor):
+        return _bind_descriptor(value, name, builder, copies)
     if hasattr(value, "data_ptr") or isinstance(value, np.ndarray):
         array = _host_array(value, name, copies)
         elt = T.from_name(tensor_type_name(value))
@@ -68,6 +73,22 @@ def bind_value(value: Any, name: str, builder: NumpyBuilder, copies: list) -> An
     if isinstance(value, (float, np.floating)):
         return tensor(builder.constant(float(value), T.float32), T.float32)
     raise TypeError(f"argument {name!r}: unsupported type {type(value).__name__}")
+
+
+def _bind_descriptor(desc: HostTensorDescriptor, name: str, builder: NumpyBuilder,
+                     copies: list) -> tensor_descriptor:
+    """A host `TensorDescriptor` as the kernel sees it: a device tensor descriptor."""
+    base = desc.base
+    array = _host_array(base, name, copies)
+    elt = T.from_name(tensor_type_name(base))
+    address = builder.memory.register(array, name)
+    ty = T.tensor_descriptor_type(T.block_type(elt, desc.block_shape))
+    handle = TensorDescriptor(int(address), tuple(desc.shape), tuple(desc.strides),
+                              tuple(desc.block_shape), max(1, elt.primitive_bitwidth // 8),
+                              desc.padding)
+    shape = [tensor(builder.constant(v, T.int32), T.int32) for v in desc.shape]
+    strides = [tensor(builder.constant(v, T.int64), T.int64) for v in desc.strides]
+    return tensor_descriptor(tensor(handle, ty), shape, strides)
 
 
 def bind_arguments(fn, bound: dict[str, Any], builder: NumpyBuilder,
@@ -104,6 +125,12 @@ def _runtime_fault(error: CompilationError) -> Exception | None:
     return fault
 
 
+def _innermost_cause(error: CompilationError) -> BaseException | None:
+    while isinstance(error.__cause__, CompilationError):
+        error = error.__cause__
+    return error.__cause__
+
+
 def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
     """Run `fn` over `grid` with the numpy builder."""
     check_interpreted_launch(fn, bound)
@@ -121,7 +148,7 @@ def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
     except CompilationError as e:
         fault = _runtime_fault(e)
         if fault is not None:
-            raise fault from None
+            raise fault from _innermost_cause(e)
         raise
     finally:
         for gpu, host in copies:

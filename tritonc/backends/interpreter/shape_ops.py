@@ -28,7 +28,10 @@ def make_range(ctx: OpContext) -> Array:
 
 @impl("tt.splat")
 def splat(ctx: OpContext, src: Array) -> Array:
-    return np.full(shape_of(ctx.result_type), src, dtype=src.dtype)
+    shape = shape_of(ctx.result_type)
+    if src.ndim:  # a scalar of a combine function, which runs on all lanes at once
+        return np.broadcast_to(src[(...,) + (None,) * len(shape)], src.shape + shape).copy()
+    return np.full(shape, src, dtype=src.dtype)
 
 
 @impl("tt.broadcast")

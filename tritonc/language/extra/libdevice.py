@@ -65,4 +65,12 @@ def abs(x, _semantic=None):
     return _semantic.extern_elementwise(symbol, [x], x.dtype, True)
 
 
-__all__ = [*_FUNCTIONS, "abs"]
+@builtin
+def fast_dividef(x, y, _semantic=None):
+    """x / y in fp32 with the fast approximate division (`__nv_fast_fdividef`)."""
+    xs = [_semantic.cast(_semantic.to_tensor(_unwrap(v)), T.float32) for v in (x, y)]
+    xs = list(_semantic.binary_operands(*xs))
+    return _semantic.extern_elementwise("__nv_fast_fdividef", xs, T.float32, True)
+
+
+__all__ = [*_FUNCTIONS, "abs", "fast_dividef"]

@@ -12,7 +12,7 @@ from tritonc.passes.to_llvm.lowering import lowering
 ARITH = """addi addf subi subf muli mulf divsi divui divf remsi remui remf andi ori xori shli shrsi
 shrui maxsi minsi maxui minui maximumf minimumf maxnumf minnumf negf cmpi cmpf select extsi extui
 trunci extf truncf sitofp uitofp fptosi fptoui bitcast""".split()
-MATH = """exp exp2 log log2 sin cos tan sqrt rsqrt absf absi floor ceil trunc roundeven erf tanh fma
+MATH = """exp exp2 log log2 sin cos tan sqrt rsqrt absf floor ceil trunc roundeven erf tanh fma
 powf""".split()
 
 
@@ -85,6 +85,16 @@ def lower_exp_log(ctx: LoweringContext, op) -> list:
         else:
             out.append(ctx.binop("arith.mulf", _approx(ctx, "lg2.approx.f32", x),
                                  ctx.const(LN_2, x.type)))
+    return [out]
+
+
+@lowering("math.absi")
+def lower_absi(ctx: LoweringContext, op) -> list:
+    """|x| on integers: max(x, 0 - x), signed (math.absi has no LLVM translation)."""
+    out = []
+    for x in ctx.get(op.operands[0]):
+        negated = ctx.binop("arith.subi", ctx.const(0, x.type), x)
+        out.append(ctx.binop("arith.maxsi", x, negated))
     return [out]
 
 

@@ -1,0 +1,99 @@
+"""torch.compile with tritonc as `triton` against torch.compile with Triton, same GPU, same run.
+
+    python3 benchmarks/torch_compile.py [--only tritonc|triton] [names...]
+
+Runs the model set (tests/inductor/inductor_models.py) twice, each side in its own
+process (tests/inductor/gpu_worker.py) with cold Inductor, tritonc and Triton caches,
+then prints one row per workload: whether tritonc's outputs match eager, the first
+call's time of each side (compilation included), the steady-state time of a call of
+each side and the speed ratio (Triton's time / tritonc's: above 1 is faster), and the
+geometric mean of the ratios. The JSON of both sides is written to
+build/torch_compile/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKER = ROOT / "tests" / "inductor" / "gpu_worker.py"
+
+
+def run_side(triton: str, names: list[str], out_dir: Path) -> dict | None:
+    out = out_dir / f"{triton}.json"
+    with tempfile.TemporaryDirectory(prefix=f"torch-compile-{triton}-") as tmp:
+        env = {**os.environ,
+               "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [
+                   os.environ.get("PYTHONPATH")])]),
+               "TORCHINDUCTOR_CACHE_DIR": f"{tmp}/inductor", "TRITONC_CACHE_DIR": f"{tmp}/tc",
+               "TRITON_CACHE_DIR": f"{tmp}/triton"}
+        print(f"== {triton}", flush=True)
+        out.unlink(missing_ok=True)
+        proc = subprocess.run([sys.executable, str(WORKER), "--triton", triton, "--out",
+                               str(out), *names], env=env, check=False)
+    if not out.exists():
+        print(f"the {triton} run failed (exit code {proc.returncode}); no results", flush=True)
+        return None
+    return json.loads(out.read_text())
+
+
+def _fmt(value: float | None, spec: str) -> str:
+    return "-".rjust(int(spec.split(".")[0])) if value is None else format(value, spec)
+
+
+def report(ours: dict | None, theirs: dict | None) -> str:
+    rows = {}
+    for side, data in (("tc", ours), ("tr", theirs)):
+        for row in (data or {}).get("results", []):
+            rows.setdefault(row["name"], {})[side] = row
+    lines = [f"{'workload':32} {'match':>5} {'compile tc s':>12} {'compile tr s':>12} "
+             f"{'tc ms':>9} {'triton ms':>9} {'speed':>6}"]
+    ratios = []
+    for name, sides in rows.items():
+        tc, tr = sides.get("tc", {}), sides.get("tr", {})
+        ratio = None
+        if tc.get("ok") and tr.get("ok"):
+            ratio = tr["ms"] / tc["ms"]
+            ratios.append(ratio)
+        match = "-" if not tc else ("yes" if tc.get("ok") else "NO")
+        lines.append(f"{name:32} {match:>5} "
+                     f"{_fmt(tc.get('first_call_s'), '12.1f')} "
+                     f"{_fmt(tr.get('first_call_s'), '12.1f')} {_fmt(tc.get('ms'), '9.3f')} "
+                     f"{_fmt(tr.get('ms'), '9.3f')} {_fmt(ratio, '5.2f')}{'x' if ratio else ' '}")
+        if tc and not tc.get("ok"):
+            lines.append(f"    tritonc: {tc.get('error', '')[:300]}")
+    if ratios:
+        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        lines.append(f"geomean speed over {len(ratios)} workloads: {geomean:.3f}x "
+                     f"(min {min(ratios):.2f}x)")
+    if ours is not None:
+        lines.append(f"real triton modules in the tritonc run: "
+                     f"{ours['foreign_triton_modules'] or 'none'}")
+        lines.append(f"torch {ours['torch']} on {ours['device']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("tritonc", "triton"))
+    parser.add_argument("names", nargs="*")
+    ns = parser.parse_args(argv)
+    out_dir = ROOT / "build" / "torch_compile"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ours = run_side("tritonc", ns.names, out_dir) if ns.only != "triton" else None
+    theirs = run_side("triton", ns.names, out_dir) if ns.only != "tritonc" else None
+    text = report(ours, theirs)
+    (out_dir / "report.txt").write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

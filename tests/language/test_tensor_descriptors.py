@@ -1,0 +1,123 @@
+"""Tensor descriptors in the interpreter: host `TensorDescriptor` arguments, padding,
+the descriptor's attributes, gather and scatter; `set_allocator`."""
+
+import numpy as np
+import pytest
+import torch
+
+import tritonc as triton
+import tritonc.language as tl
+from tritonc.allocation import get_allocator
+from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+
+@triton.jit(interpret=True)
+def host_desc_copy(desc, out_ptr, OUT_N: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    m0 = tl.program_id(0) * BM
+    n0 = tl.program_id(1) * BN
+    block = desc.load([m0, n0])
+    rows = m0 + tl.arange(0, BM)
+    cols = n0 + tl.arange(0, BN)
+    tl.store(out_ptr + rows[:, None] * OUT_N + cols[None, :], block)
+
+
+@pytest.mark.parametrize("padding", ["zero", "nan"])
+def test_host_descriptor_loads_with_padding(padding):
+    rng = np.random.default_rng(5)
+    x = torch.from_numpy(rng.standard_normal((37, 45)).astype(np.float32))
+    out = torch.full((48, 48), -3.0)
+    desc = TensorDescriptor.from_tensor(x, [16, 16], padding=padding)
+    host_desc_copy[(3, 3)](desc, out, 48, 16, 16)
+    fill = float("nan") if padding == "nan" else 0.0
+    expect = torch.full((48, 48), fill)
+    expect[:37, :45] = x
+    torch.testing.assert_close(out, expect, equal_nan=True, rtol=0, atol=0)
+
+
+@triton.jit(interpret=True)
+def device_desc(in_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(in_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN],
+                                     padding_option="nan")
+    tl.device_assert(desc.shape[0] == M)
+    tl.device_assert(desc.strides[0] == N)
+    tl.static_assert(desc.block_shape == [BM, BN])
+    tl.static_assert(desc.dtype == tl.float32)
+    block = desc.load([BM, 0])
+    tl.store(out_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], block)
+
+
+def test_device_descriptor_attributes_and_nan_padding():
+    x = torch.from_numpy(np.random.default_rng(6).standard_normal((12, 8)).astype(np.float32))
+    out = torch.zeros(8, 16)
+    device_desc[(1,)](x, out, 12, 8, 8, 16)
+    expect = torch.full((8, 16), float("nan"))
+    expect[:4, :8] = x[8:12]
+    torch.testing.assert_close(out, expect, equal_nan=True, rtol=0, atol=0)
+
+
+@triton.jit(interpret=True)
+def gather_rows(in_ptr, idx_ptr, out_ptr, y, X, Y, BX: tl.constexpr, BY: tl.constexpr):
+    desc = tl.make_tensor_descriptor(in_ptr, [X, Y], [Y, 1], [1, BY])
+    rows = tl.load(idx_ptr + tl.arange(0, BX))
+    tile = desc.gather(rows, y)
+    tl.store(out_ptr + tl.arange(0, BX)[:, None] * BY + tl.arange(0, BY)[None, :], tile)
+
+
+@triton.jit(interpret=True)
+def scatter_rows(in_ptr, idx_ptr, out_ptr, y, X, Y, BX: tl.constexpr, BY: tl.constexpr):
+    desc = tl.make_tensor_descriptor(out_ptr, [X, Y], [Y, 1], [1, BY])
+    rows = tl.load(idx_ptr + tl.arange(0, BX))
+    tile = tl.load(in_ptr + tl.arange(0, BX)[:, None] * BY + tl.arange(0, BY)[None, :])
+    desc.scatter(tile, rows, y)
+
+
+def test_gather_and_scatter_rows():
+    rng = np.random.default_rng(7)
+    X, Y, BX, BY, y = 30, 50, 16, 32, 24  # columns y..y+32 run past Y
+    src = torch.from_numpy(rng.standard_normal((X, Y)).astype(np.float32))
+    idx = torch.from_numpy(rng.integers(0, X, BX).astype(np.int32))
+    out = torch.full((BX, BY), -5.0)
+    gather_rows[(1,)](src, idx, out, y, X, Y, BX, BY)
+    expect = torch.zeros(BX, BY)
+    expect[:, :Y - y] = src[idx.long(), y:]
+    torch.testing.assert_close(out, expect, rtol=0, atol=0)
+
+    perm = torch.from_numpy(rng.permutation(X)[:BX].astype(np.int32))
+    tile = torch.from_numpy(rng.standard_normal((BX, BY)).astype(np.float32))
+    dst = torch.full((X, Y), -5.0)
+    scatter_rows[(1,)](tile, perm, dst, y, X, Y, BX, BY)
+    expect = torch.full((X, Y), -5.0)
+    expect[perm.long(), y:] = tile[:, :Y - y]
+    torch.testing.assert_close(dst, expect, rtol=0, atol=0)
+
+
+def test_gather_needs_a_one_row_block():
+    @triton.jit(interpret=True)
+    def bad(in_ptr, out_ptr):
+        desc = tl.make_tensor_descriptor(in_ptr, [8, 8], [8, 1], [2, 8])
+        tl.store(out_ptr + tl.arange(0, 8), tl.sum(desc.gather(tl.arange(0, 8), 0), 1))
+
+    with pytest.raises(triton.CompilationError, match="one row"):
+        bad[(1,)](torch.zeros(64), torch.zeros(8))
+
+
+def test_host_descriptor_checks_its_arguments():
+    x = torch.zeros(8, 8)
+    with pytest.raises(ValueError, match="contiguous"):
+        TensorDescriptor(x, [8, 8], [1, 8], [8, 8])
+    with pytest.raises(ValueError, match="padding"):
+        TensorDescriptor.from_tensor(x, [8, 8], padding="ones")
+    with pytest.raises(ValueError, match="powers of two"):
+        TensorDescriptor.from_tensor(x, [8, 6])
+
+
+def test_set_allocator():
+    def alloc(size, alignment, stream):
+        return torch.empty(size, dtype=torch.int8)
+
+    triton.set_allocator(alloc)
+    assert get_allocator() is alloc
+    triton.set_allocator(None)
+    assert get_allocator() is None
+    with pytest.raises(TypeError, match="callable"):
+        triton.set_allocator(42)

@@ -1,0 +1,1 @@
+"""Host-side helpers for kernel authors (`tritonc.tools.tensor_descriptor`)."""
