@@ -52,6 +52,7 @@ LOOKUP = textwrap.dedent("""
     import aot_example
     from tritonc.aot.registry import find_precompiled, PrecompiledKernelMissing
     from tritonc.runtime.gpu_launch import specialize
+    from tritonc.backends.cuda.options import CUDAOptions
 
     class FakeTensor:
         def __init__(self, dtype, ptr):
@@ -59,10 +60,10 @@ LOOKUP = textwrap.dedent("""
         def data_ptr(self):
             return self.ptr
 
-    def lookup(kernel, arch, *args, **kw):
+    def lookup(kernel, arch, *args, options=CUDAOptions(), **kw):
         bound = kernel.bind(args, kw)
         sig, consts, div = specialize(kernel, bound)
-        entry = find_precompiled(kernel, sig, consts, div, 4, 3, arch)
+        entry = find_precompiled(kernel, sig, consts, div, options, arch)
         return entry and json.loads(entry["metadata.json"])
 
     x = FakeTensor("float32", 4096)
@@ -71,6 +72,10 @@ LOOKUP = textwrap.dedent("""
     out["nodiv"] = lookup(aot_example.add_kernel, 90, x, x, x, 4097, BLOCK_SIZE=1024)
     out["sm86"] = lookup(aot_example.add_kernel, 86, x, x, x, 4097, BLOCK_SIZE=1024)
     out["sm75"] = lookup(aot_example.add_kernel, 75, x, x, x, 4097, BLOCK_SIZE=1024)
+    out["nofusion"] = lookup(aot_example.add_kernel, 90, x, x, x, 4096, BLOCK_SIZE=1024,
+                             options=CUDAOptions(enable_fp_fusion=False))
+    out["warps"] = lookup(aot_example.add_kernel, 90, x, x, x, 4096, BLOCK_SIZE=1024,
+                          options=CUDAOptions(num_warps=8))
     out["block"] = lookup(aot_example.add_kernel, 90, x, x, x, 4097, BLOCK_SIZE=512)
     out["unaligned"] = lookup(aot_example.add_kernel, 90, FakeTensor("float32", 4100), x, x,
                               4097, BLOCK_SIZE=1024)
@@ -79,7 +84,7 @@ LOOKUP = textwrap.dedent("""
     try:
         bound = aot_example.add_kernel.bind((x, x, x, 4097), {"BLOCK_SIZE": 64})
         find_precompiled(aot_example.add_kernel, *specialize(aot_example.add_kernel, bound),
-                         4, 3, 90, required=True)
+                         CUDAOptions(), 90, required=True)
     except PrecompiledKernelMissing as e:
         out["required"] = str(e)
     out["mlir"] = sorted(m for m in sys.modules if "mlir" in m or m == "llvmlite"
@@ -100,6 +105,7 @@ def test_find_precompiled_from_the_unpacked_wheel(wheel, tmp_path):
     assert out["div"]["precompiled"] != out["nodiv"]["precompiled"]
     assert out["sm86"]["precompiled"].endswith(".sm_80.cubin")
     assert out["sm75"] is None and out["block"] is None and out["unaligned"] is None
+    assert out["nofusion"] is None and out["warps"] is None
     assert out["scale"]["precompiled"].startswith("scale_kernel.")
     assert "no precompiled add_kernel matches sm_90" in out["required"]
     assert out["mlir"] == []
@@ -127,7 +133,14 @@ def test_compile_kernels_api_and_config_errors(tmp_path):
     files = compile_kernels(config, out_dir=tmp_path)
     assert sorted(p.suffix for p in files) == [".cubin", ".cubin", ".json"]
     assert all(p.is_relative_to(tmp_path / "aot_example" / "__tritonc_aot__") for p in files)
+    index = json.loads((tmp_path / "aot_example/__tritonc_aot__/index.json").read_text())
+    assert {e["options"]["enable_fp_fusion"] for e in index["entries"]} == {True}
+    compile_kernels({**config, "enable-fp-fusion": False, "maxnreg": 64}, out_dir=tmp_path)
+    index = json.loads((tmp_path / "aot_example/__tritonc_aot__/index.json").read_text())
+    assert [(e["options"]["enable_fp_fusion"], e["options"]["maxnreg"])
+            for e in index["entries"]] == [(False, 64)] * 2
     for bad, message in [({"kernels": []}, "lists no kernels"),
+                         ({"num-warps": 3}, "num_warps must be a power of two"),
                          ({"kernels": [{"kernel": "aot_example.kernels:nope"}]}, "no @jit"),
                          ({"kernels": [{**config["kernels"][0], "targets": ["cuda:9x"]}]},
                           "unknown target")]:

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.runtime.cache import Cache
 from tritonc.runtime.gpu_launch import compiled_binary
 
@@ -18,7 +19,7 @@ CONST = {"BLOCK_SIZE": 1024}
 
 
 def build(arch: int = 90) -> dict:
-    return compiled_binary(add_kernel, SIG, CONST, set(SIG), 4, 3, arch)
+    return compiled_binary(add_kernel, SIG, CONST, set(SIG), CUDAOptions(), arch)
 
 
 def test_miss_then_hit_without_mlir(tmp_path, monkeypatch):
@@ -29,8 +30,10 @@ def test_miss_then_hit_without_mlir(tmp_path, monkeypatch):
         f"import sys; sys.path.insert(0, {str(ROOT / 'examples')!r})",
         "from vector_add import add_kernel",
         "from tritonc.runtime.gpu_launch import compiled_binary",
+        "from tritonc.backends.cuda.options import CUDAOptions",
         f"sig = {SIG!r}",
-        "entry = compiled_binary(add_kernel, sig, {'BLOCK_SIZE': 1024}, set(sig), 4, 3, 90)",
+        "entry = compiled_binary(add_kernel, sig, {'BLOCK_SIZE': 1024}, set(sig),",
+        "                        CUDAOptions(), 90)",
         "print(len(entry['kernel.cubin']), 'mlir' in sys.modules)",
     ])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
@@ -43,7 +46,7 @@ def test_other_arch_or_options_miss(tmp_path, monkeypatch):
     monkeypatch.setenv("TRITONC_CACHE_DIR", str(tmp_path))
     build(90)
     build(80)
-    compiled_binary(add_kernel, SIG, CONST, set(SIG), 8, 3, 90)
+    compiled_binary(add_kernel, SIG, CONST, set(SIG), CUDAOptions(num_warps=8), 90)
     assert len(list(Path(tmp_path).glob("*/*/kernel.cubin"))) == 3
 
 

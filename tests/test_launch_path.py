@@ -126,6 +126,57 @@ def test_key_changes_only_with_the_specialization(fake: Fake) -> None:
     assert [c[1]["BLOCK"] for c in fake.compiled] == [128] * 7 + [64, 128]
 
 
+def test_compile_options_are_part_of_the_key(fake: Fake) -> None:
+    t = tensors()
+    for options in ({}, {"enable_fp_fusion": False}, {"num_stages": 2}, {"maxnreg": 128}, {}):
+        for n in (100, 101):
+            tiny_kernel[(1,)](*t, n, 3, BLOCK=128, **options)
+    assert len(fake.compiled) == 4
+
+
+def test_one_specialization_table_for_runtime_aot_dispatcher_and_frontend() -> None:
+    """A call's runtime specialization, written as an AOT signature with the table's
+    suffixes, parses back to the same specialization; the C dispatcher's conditions hold
+    for the call's values; the frontend marks exactly the divisible arguments."""
+    import random
+
+    from tritonc.aot.cgen import _condition
+    from tritonc.aot.spec import parse_signature
+    from tritonc.runtime import specialization
+
+    rng = random.Random(12)
+    for _ in range(20):
+        t = [torch.zeros(64)[rng.choice([0, 0, 1]):] for _ in range(4)]
+        n = rng.choice([1, 16, 48, 17, rng.randrange(2, 2**31)])
+        m = rng.choice([1, 32, 33, rng.randrange(2, 2**31)])
+        bound = tiny_kernel.bind((*t, n, m), {"BLOCK": 64})
+        signature, constexprs, divisible = gpu_launch.specialize(tiny_kernel, bound)
+        entries = []
+        for p in tiny_kernel.params[:-1]:
+            if p.name in signature:
+                entries.append(specialization.signature_text(signature[p.name],
+                                                             p.name in divisible))
+            else:
+                entries.append("i32" + specialization.EQUAL_TO_1.suffix)
+        spec = parse_signature(tiny_kernel, ",".join(entries), {"BLOCK": 64})
+        assert spec.signature == signature and set(spec.divisible) == divisible
+        assert {k: v for k, v in spec.constexprs.items() if k != "BLOCK"} == \
+            {k: v for k, v in constexprs.items() if k != "BLOCK"}
+        values = {name: v.data_ptr() if hasattr(v, "data_ptr") else v
+                  for name, v in bound.items()}
+        for name, kind, value in spec.conditions():
+            assert eval(_condition(name, kind, value, spec.signature.get(name, "i32")), {},
+                        values)
+        ttir = triton.compile(tiny_kernel, signature, constexprs,
+                              divisible_by_16=divisible).asm["ttir"]
+        start = ttir.index("func.func")
+        header = ttir[start:ttir.index("{\n", start)]
+        assert header.count(f"{specialization.DIVISIBILITY_ATTR} = 16") == len(divisible)
+    for v in [rng.randrange(-(2**31), 2**31) for _ in range(200)] + [0, 1, 16, -16, 2**31 - 1]:
+        assert eval(specialization.int_key_expr("v"), {}, {"v": v}) == \
+            specialization.int_class(v)
+
+
 def test_arguments_grid_and_stream_reach_the_driver(fake: Fake) -> None:
     t = tensors()
     tiny_kernel[(3, 2)](*t, 100, 1, BLOCK=128)  # m == 1 is a constant: not passed

@@ -6,6 +6,8 @@ The table in the package's pyproject.toml (every key but `kernels` is optional):
     targets = ["cuda:80", "cuda:90"]  # default for every kernel
     num-warps = 4                     # an int or a list: one build per value
     num-stages = 3
+    maxnreg = 128                     # a register cap per thread (default: none)
+    enable-fp-fusion = true           # fused multiply-adds (default: true)
     package-dir = "src"               # where the packages live (default: "src" if it
                                       # exists, else the project root)
 
@@ -13,7 +15,7 @@ The table in the package's pyproject.toml (every key but `kernels` is optional):
     kernel = "aot_example.kernels:add_kernel"      # module:@jit function
     signatures = ["*fp32:16,*fp32:16,*fp32:16,i32:16", "*fp32:16,*fp32:16,*fp32:16,i32"]
     constexprs = {BLOCK_SIZE = 1024}               # a table, or a list of tables
-    # targets, num-warps, num-stages: per-kernel overrides
+    # targets, num-warps, num-stages, maxnreg, enable-fp-fusion: per-kernel overrides
 
 Every kernel is compiled for signatures x constexpr tables x num-warps x targets. The
 cubins and `__tritonc_aot__/index.json` (see `registry.py`) land next to the kernel's
@@ -83,6 +85,16 @@ def _import_kernel(name: str, package_root: Path):
     return module_name, kernel
 
 
+def _options(**values: Any):
+    """`CUDAOptions` of one build; a bad value is a UsageError naming the table key."""
+    from tritonc.backends.cuda.options import CUDAOptions
+
+    try:
+        return CUDAOptions.parse(values)
+    except ValueError as e:
+        raise UsageError(f"[tool.tritonc]: {e}") from None
+
+
 def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | None = None,
                     root: str | Path | None = None) -> list[Path]:
     """Compile every kernel x specialization x target of `config` (a `[tool.tritonc]`
@@ -107,6 +119,8 @@ def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | N
         archs = parse_targets(list(item.get("targets", config.get("targets", ["cuda:90"]))))
         warps = _as_list(item.get("num-warps", config.get("num-warps", 4)))
         stages = int(item.get("num-stages", config.get("num-stages", 3)))
+        extra = {name.replace("-", "_"): item.get(name, config.get(name))
+                 for name in ("maxnreg", "enable-fp-fusion")}
         signatures = _as_list(item.get("signatures", []))
         if not signatures:
             raise UsageError(f"kernel {item['kernel']!r} lists no signatures")
@@ -119,10 +133,11 @@ def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | N
                 spec = parse_signature(kernel, text, dict(constexprs))
                 require_constexprs(kernel, spec)
                 for num_warps in warps:
+                    options = _options(num_warps=int(num_warps), num_stages=stages, **extra)
                     for arch in archs:
                         compiled = compile_kernel(kernel, spec.signature, spec.constexprs,
                                                   f"cuda:{arch}", spec.divisible,
-                                                  int(num_warps), stages)
+                                                  options=options)
                         cubin = compiled.asm["cubin"]
                         digest = hashlib.sha256(cubin).hexdigest()[:16]
                         file_name = f"{kernel.__name__}.{digest}.sm_{arch}.cubin"
@@ -135,7 +150,8 @@ def compile_kernels(config: dict[str, Any] | str | Path, out_dir: str | Path | N
                             "source_key": source_key, "signature": spec.signature,
                             "constexprs": constexpr_key(spec.constexprs),
                             "divisible": sorted(spec.divisible), "num_warps": int(num_warps),
-                            "num_stages": stages, "arch": arch, "cubin": file_name,
+                            "num_stages": stages, "options": options.as_dict(),
+                            "arch": arch, "cubin": file_name,
                             "spec": text, "metadata": entry_metadata(compiled.metadata)})
     for directory, entries in indexes.items():
         index = directory / INDEX_FILE

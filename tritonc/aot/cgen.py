@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from tritonc.aot.grid import to_c
 from tritonc.aot.spec import KernelSpec, UsageError
+from tritonc.runtime.specialization import DIV16
 
 C_TYPES = {"i1": "int32_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t",
            "i64": "int64_t", "u1": "uint32_t", "u8": "uint8_t", "u16": "uint16_t",
@@ -72,8 +73,8 @@ def dispatch_order(variants: list[Variant]) -> list[Variant]:
 
 
 def _condition(name: str, kind: str, value, ty: str) -> str:
-    if kind == "div16":
-        return f"({name} % 16 == 0)"
+    if kind == DIV16.name:
+        return DIV16.c_test(name)
     literal = repr(float(value)) + "f" if ty == "fp32" else repr(value)
     return f"({name} == {literal})"
 

@@ -6,15 +6,18 @@ precompiled kernels, `__tritonc_aot__/index.json` and the cubins it names:
     {"version": 1, "entries": [{"file": "kernels.py", "kernel": "add_kernel",
       "source_key": "...", "signature": {"x_ptr": "*fp32", ...},
       "constexprs": {"BLOCK_SIZE": "1024"}, "divisible": ["x_ptr", ...],
-      "num_warps": 4, "num_stages": 3, "arch": 90,
+      "num_warps": 4, "num_stages": 3, "options": {"num_warps": 4, ...},
+      "arch": 90,
       "cubin": "add_kernel.3f2a...sm_90.cubin", "metadata": {"name": ..., "shared": 0, ...}}]}
 
 An entry matches a call when the file, the kernel name and the source key (the hash the
 runtime uses for its disk cache: the kernel's source, its @jit callees and the constexpr
 globals it reads) agree, the signature, the constexprs (compared by repr) and the
-options are equal, every parameter the entry assumes divisible by 16 is divisible in the
-call, and the cubin runs on the device: the same sm, else an older minor of the same
-major. Among matches the one assuming the most divisibility wins, then the closest sm.
+options (`CUDAOptions`; an entry without "options" was built with the defaults but its
+num_warps and num_stages) are equal, every parameter the entry assumes divisible by 16
+is divisible in the call, and the cubin runs on the device: the same sm, else an older
+minor of the same major. Among matches the one assuming the most divisibility wins, then
+the closest sm.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from tritonc.backends.cuda.options import CUDAOptions
 
 INDEX_DIR = "__tritonc_aot__"
 INDEX_FILE = "index.json"
@@ -88,8 +93,18 @@ def _arch_rank(entry_arch: int, arch: int) -> int | None:
     return None
 
 
-def find_precompiled(fn, signature: dict, constexprs: dict, divisible: set, num_warps: int,
-                     num_stages: int, arch: int, *, required: bool = False
+def entry_options(entry: dict) -> CUDAOptions | None:
+    """The options an index entry was compiled with (None when they do not parse)."""
+    values = entry.get("options") or {"num_warps": entry.get("num_warps"),
+                                      "num_stages": entry.get("num_stages")}
+    try:
+        return CUDAOptions.parse(values)
+    except (TypeError, ValueError):
+        return None
+
+
+def find_precompiled(fn, signature: dict, constexprs: dict, divisible: set,
+                     options: CUDAOptions, arch: int, *, required: bool = False
                      ) -> dict[str, bytes] | None:
     """`{"kernel.cubin": ..., "metadata.json": ...}` of the best precompiled entry for this
     specialization of `fn` on an sm_`arch` device, else None (or, with `required`,
@@ -104,8 +119,7 @@ def find_precompiled(fn, signature: dict, constexprs: dict, divisible: set, num_
             if (rank is None or entry.get("source_key") != source_key
                     or entry.get("signature") != dict(signature)
                     or entry.get("constexprs") != wanted
-                    or entry.get("num_warps") != num_warps
-                    or entry.get("num_stages") != num_stages
+                    or entry_options(entry) != options
                     or not set(entry.get("divisible", ())) <= set(divisible)):
                 continue
             key = (-len(entry.get("divisible", ())), rank)
@@ -120,7 +134,7 @@ def find_precompiled(fn, signature: dict, constexprs: dict, divisible: set, num_
         else:
             metadata = dict(best.get("metadata", {}))
             metadata.setdefault("name", fn.__name__)
-            metadata.setdefault("num_warps", num_warps)
+            metadata.setdefault("num_warps", options.num_warps)
             metadata.setdefault("shared", 0)
             metadata["precompiled"] = f"{best['cubin']}"
             return {"kernel.cubin": cubin, "metadata.json": json.dumps(metadata).encode()}
@@ -131,6 +145,7 @@ def find_precompiled(fn, signature: dict, constexprs: dict, divisible: set, num_
         raise PrecompiledKernelMissing(
             f"TRITONC_REQUIRE_AOT=1 but no precompiled {fn.__name__} matches sm_{arch}, "
             f"signature {dict(signature)}, constexprs {constexpr_key(constexprs)}, divisible "
-            f"{sorted(divisible)}, num_warps={num_warps}, num_stages={num_stages} "
+            f"{sorted(divisible)}, num_warps={options.num_warps}, "
+            f"num_stages={options.num_stages} "
             f"(shipped: {shipped})")
     return None

@@ -9,6 +9,7 @@ not given with `--constexpr`):
     fp32         a float
     1024         a bare number: the parameter is that constant
 
+The suffixes are those of the specialization table (`runtime/specialization.py`).
 `:1` and bare numbers turn the parameter into a constant of the compiled kernel; an
 ahead-of-time launcher still takes it as an argument and checks its value. Nothing here
 imports MLIR.
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tritonc.compiler.targets import check_arch
+from tritonc.runtime.specialization import DIV16, DIVISIBILITY, EQUAL_TO_1, RULES
 
 
 class UsageError(Exception):
@@ -48,7 +50,8 @@ class KernelSpec:
 
     def conditions(self) -> list[tuple[str, str, Any]]:
         """What the arguments must satisfy: (name, "div16" | "eq", value)."""
-        conds = [(name, "div16", 16) for name in self.signature if name in self.divisible]
+        conds = [(name, DIV16.name, DIVISIBILITY) for name in self.signature
+                 if name in self.divisible]
         conds += [(name, "eq", value) for name, (_, value) in self.fixed.items()]
         return conds
 
@@ -148,23 +151,25 @@ def parse_signature(kernel, text: str, constexprs: dict[str, Any]) -> KernelSpec
     divisible: set[str] = set()
     fixed: dict[str, tuple[str, Any]] = {}
     for p, entry in zip(params, entries):
-        ty, _, attr = entry.partition(":")
-        if attr not in ("", "16", "1"):
-            raise UsageError(f"bad specialization {entry!r} for {p.name}: use :16 or :1")
+        ty, sep, attr = entry.partition(":")
+        rule = RULES.get(sep + attr)
+        if attr and rule is None:
+            raise UsageError(f"bad specialization {entry!r} for {p.name}: use "
+                             f"{' or '.join(RULES)}")
         if ty.lstrip("-").replace(".", "", 1).isdigit():
             value = parse_value(ty)
             consts[p.name] = value
             fixed[p.name] = ("fp32" if isinstance(value, float) else "i64", value)
             continue
         check_type(ty, p.name)
-        if attr == "1":
+        if rule is EQUAL_TO_1:
             if ty.startswith("*") or ty.startswith("fp") or ty.startswith("bf"):
                 raise UsageError(f"{entry!r} for {p.name}: only integers can be :1")
             consts[p.name] = 1
             fixed[p.name] = (ty, 1)
             continue
         signature[p.name] = ty
-        if attr == "16":
+        if rule is DIV16:
             if not (ty.startswith("*") or ty[0] in "iu"):
                 raise UsageError(f"{entry!r} for {p.name}: only pointers and integers can be :16")
             divisible.add(p.name)
@@ -194,3 +199,18 @@ def parse_targets(text: str | list[str]) -> list[int]:
         except ValueError as e:
             raise UsageError(str(e)) from None
     return archs
+
+
+def parse_options(**values: Any):
+    """`CUDAOptions` from command-line option values (None: the default); a bad value is a
+    UsageError naming the flag (`--num-warps must be ...`)."""
+    from tritonc.backends.cuda.options import CUDAOptions
+
+    try:
+        return CUDAOptions.parse(values)
+    except ValueError as e:
+        text = str(e)
+        for name in values:
+            if text.startswith(name):
+                text = "--" + name.replace("_", "-") + text[len(name):]
+        raise UsageError(text) from None

@@ -16,15 +16,15 @@ def entry_metadata(kernel_metadata: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(kernel_metadata, default=repr))
 
 
-def compile_variant(kernel, spec: KernelSpec, archs: list[int], num_warps: int = 4,
-                    num_stages: int = 3) -> Variant:
-    """Compile `spec` of `kernel` for every sm in `archs`."""
+def compile_variant(kernel, spec: KernelSpec, archs: list[int], options: Any = None) -> Variant:
+    """Compile `spec` of `kernel` for every sm in `archs` with `options` (a `CUDAOptions`;
+    None: the defaults)."""
     from tritonc.compiler.compiler import compile as compile_kernel
 
     variant = Variant(spec)
     for arch in archs:
         compiled = compile_kernel(kernel, spec.signature, spec.constexprs, f"cuda:{arch}",
-                                  spec.divisible, num_warps, num_stages)
+                                  spec.divisible, options=options)
         variant.cubins[arch] = compiled.asm["cubin"]
         variant.metadata[arch] = entry_metadata(compiled.metadata)
     return variant

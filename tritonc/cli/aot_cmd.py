@@ -20,6 +20,7 @@ from tritonc.aot.spec import (
     UsageError,
     load_kernel,
     parse_constexprs,
+    parse_options,
     parse_signature,
     parse_targets,
     require_constexprs,
@@ -55,10 +56,7 @@ def aot_command(kernel_spec: str, signatures: tuple[str, ...], constexpr_text: s
         for spec in specs:
             require_constexprs(kernel, spec)
         archs = parse_targets(target)
-        if num_warps not in (1, 2, 4, 8, 16, 32):
-            raise UsageError(f"--num-warps must be a power of two up to 32, not {num_warps}")
-        if num_stages < 1:
-            raise UsageError(f"--num-stages must be at least 1, not {num_stages}")
+        options = parse_options(num_warps=num_warps, num_stages=num_stages)
         grid = parse_grid(grid_text)
         # check types and the grid before the (slow) compilation
         variants = [Variant(spec) for spec in specs]
@@ -69,7 +67,7 @@ def aot_command(kernel_spec: str, signatures: tuple[str, ...], constexpr_text: s
     except UsageError as e:
         fail(str(e))
     try:
-        variants = dispatch_order([compile_variant(kernel, spec, archs, num_warps, num_stages)
+        variants = dispatch_order([compile_variant(kernel, spec, archs, options)
                                    for spec in specs])
     except (CompilationError, NotImplementedError, RuntimeError) as e:
         fail(str(e), status=1)

@@ -12,6 +12,7 @@ from tritonc.aot.spec import (
     UsageError,
     load_module_file,
     parse_constexprs,
+    parse_options,
     parse_signature,
     parse_targets,
     require_constexprs,
@@ -65,8 +66,7 @@ def inspect_command(target_file: str, signature: str | None, constexpr_text: str
         archs = parse_targets(target) if target is not None else []
         if len(archs) > 1:
             raise UsageError("inspect takes one --target")
-        if num_warps is not None and num_warps not in (1, 2, 4, 8, 16, 32):
-            raise UsageError(f"--num-warps must be a power of two up to 32, not {num_warps}")
+        options = parse_options(num_warps=num_warps, num_stages=num_stages)
         if target_file.endswith(".cubin"):
             path = Path(target_file)
             if not path.is_file():
@@ -89,7 +89,7 @@ def inspect_command(target_file: str, signature: str | None, constexpr_text: str
 
         try:
             compiled = compile_kernel(kernel, spec.signature, spec.constexprs, f"cuda:{arch}",
-                                      spec.divisible, num_warps or 4, num_stages)
+                                      spec.divisible, options=options)
         except (CompilationError, NotImplementedError, RuntimeError) as e:
             fail(str(e), status=1)
         metadata, note = compiled.metadata, f"compiled for sm_{arch}"

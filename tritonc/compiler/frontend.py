@@ -2,7 +2,8 @@
 
 A specialization names each parameter's type (`*fp32`, `i32`, `fp16`, `i1`, ...) or
 gives its constexpr value, and lists the arguments known to be divisible by 16
-(they get `tt.divisibility = 16`). Integers equal to 1 arrive as constexprs. A tuple
+(they get `tt.divisibility = 16`); the rules are the table of `runtime/specialization.py`.
+Integers equal to 1 arrive as constexprs. A tuple
 argument's type is a tuple (or NamedTuple) of type strings: it is passed as that many
 function arguments, in order, and rebuilt into a tuple (or NamedTuple) in the kernel.
 """
@@ -18,6 +19,7 @@ from tritonc.compiler.errors import CompilationError
 from tritonc.language import dtypes as T
 from tritonc.language.core import constexpr, tensor
 from tritonc.language.semantic import Semantic
+from tritonc.runtime import specialization
 from tritonc.runtime.jit import JITFunction
 
 
@@ -64,7 +66,7 @@ class Specialization:
     divisible_by_16: frozenset[str] = frozenset()
 
     def key(self) -> str:
-        parts = [f"{n}:{t}{':16' if n in self.divisible_by_16 else ''}"
+        parts = [f"{n}:{specialization.signature_text(str(t), n in self.divisible_by_16)}"
                  for n, t in self.signature.items()]
         parts += [f"{n}={v!r}" for n, v in sorted(self.constexprs.items())]
         return ",".join(parts)
@@ -100,8 +102,7 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
                     arg_types.append(parse_type(text))
                 except ValueError as e:
                     raise _signature_error(fn, f"signature of {p.name!r}: {e}") from None
-                divisible = p.name in spec.divisible_by_16
-                arg_attrs.append({"tt.divisibility": 16} if divisible else {})
+                arg_attrs.append(specialization.divisibility_attrs(p.name in spec.divisible_by_16))
         elif p.is_constexpr and p.has_default:
             scope[p.name] = constexpr(p.default)
         elif p.is_constexpr:

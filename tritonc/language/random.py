@@ -123,19 +123,6 @@ def rand4x(seed, offsets, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 
 @jit
-def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
-    """Philox on the uint32 counters c0..c3 keyed by the 64-bit `seed`."""
-    seed = tl.cast(seed, tl.uint64)
-    seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
-    seed_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
-    c0 = c0.to(tl.uint32, bitcast=True)
-    c1 = c1.to(tl.uint32, bitcast=True)
-    c2 = c2.to(tl.uint32, bitcast=True)
-    c3 = c3.to(tl.uint32, bitcast=True)
-    return philox_impl(c0, c1, c2, c3, seed_lo, seed_hi, n_rounds)
-
-
-@jit
 def _pair_uniform_to_normal(u1, u2):
     """Box-Muller: two uniforms to two standard normals."""
     u1 = tl.maximum(1.0e-7, u1)

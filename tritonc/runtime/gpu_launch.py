@@ -1,9 +1,11 @@
 """Launching on the GPU: specialize the arguments, compile (or hit a cache), launch.
 
 The specialization of a call maps each argument to a type string and a key, as Triton
-does: tensors become `*<dtype>` (divisible by 16 when the address is 16-byte aligned),
-integers `i32`/`i64`/`u64` by value (divisible by 16 when they are; a constexpr when
-equal to 1), floats `fp32`, bools `i1`; None and constexprs join the constexpr values.
+does: tensors become `*<dtype>`, integers `i32`/`i64`/`u64` by value, floats `fp32`,
+bools `i1`; None and constexprs join the constexpr values. What a value lets the
+compiler assume (divisible by 16, equal to 1) is the table of `specialization.py`.
+Options (`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`, ...) become one
+`CUDAOptions` before anything is compiled, so a bad value fails with its name.
 
 Two caches sit in front of the compiler: a dict per kernel keyed by the call's
 specialization (in front of it, the generated hot path of `launch.py` keeps its own
@@ -21,7 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tritonc.backends.base import Target, get_backend
+from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.language.core import constexpr
+from tritonc.runtime import specialization
 from tritonc.runtime.cache import Cache, make_key
 
 TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
@@ -29,6 +34,7 @@ TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float
                 "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "i1",
                 "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
 COMPILER_VERSION = "tritonc-0.1.0"
+COMPILE_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
 
 
 def tensor_type_name(arg: Any) -> str:
@@ -71,17 +77,12 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
             signature[p.name] = _scalar_type(value)
         except TypeError as e:
             raise TypeError(f"argument {p.name!r} of {fn.__name__}: {e}") from None
-        if p.do_not_specialize:
-            continue
-        if hasattr(value, "data_ptr"):
-            if value.data_ptr() % 16 == 0:
-                divisible.add(p.name)
-        elif isinstance(value, int) and not isinstance(value, bool):
-            if value == 1:
-                del signature[p.name]
-                constexprs[p.name] = 1
-            elif value % 16 == 0:
-                divisible.add(p.name)
+        rule = specialization.specialize_value(value, not p.do_not_specialize)
+        if rule is specialization.EQUAL_TO_1:
+            del signature[p.name]
+            constexprs[p.name] = 1
+        elif rule is specialization.DIV16:
+            divisible.add(p.name)
     return signature, constexprs, divisible
 
 
@@ -92,12 +93,11 @@ def _flatten(entry: Any) -> list:
 def _arg_key(value: Any) -> Any:
     """The part of the in-memory cache key one argument contributes (cheap to build)."""
     if hasattr(value, "data_ptr"):
-        return (value.dtype, value.data_ptr() % 16 == 0)
+        return (value.dtype, specialization.is_divisible(value.data_ptr()))
     if isinstance(value, bool):
         return ("b",)
     if isinstance(value, int):
-        return (value == 1, value % 16 == 0, -(2**31) <= value < 2**31,
-                -(2**63) <= value < 2**63)
+        return ("i", specialization.int_class(value))
     if isinstance(value, float):
         return ("f",)
     if isinstance(value, tuple):
@@ -146,46 +146,49 @@ class CompiledLaunch:
 
 
 def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
-                    divisible: set[str], num_warps: int, num_stages: int,
-                    arch: int, maxnreg: int | None = None) -> dict[str, bytes]:
+                    divisible: set[str], options: CUDAOptions, arch: int) -> dict[str, bytes]:
     """The cubin and metadata of one specialization: precompiled in the kernel's package,
     else from the on-disk cache, else compiled (and stored). A hit reads two files and
     never imports MLIR."""
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
-    key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, str(num_warps),
-                   str(num_stages), str(arch), str(maxnreg))
+    key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, options.hash(),
+                   get_backend(Target("cuda", arch)).hash())
     from tritonc.aot.registry import aot_required, find_precompiled
 
     cache = Cache()
     # a kernel shipped precompiled in its package comes first (TRITONC_REQUIRE_AOT=1:
     # nothing else is acceptable), then the on-disk cache, then the compiler
-    entry = None if maxnreg else find_precompiled(
-        fn, signature, constexprs, divisible, num_warps, num_stages, arch,
-        required=aot_required())
+    entry = find_precompiled(fn, signature, constexprs, divisible, options, arch,
+                             required=aot_required())
     entry = entry or cache.get(key, required=("kernel.cubin", "metadata.json"))
     if entry is None:
         from tritonc.compiler.compiler import compile as compile_kernel
 
         kernel = compile_kernel(fn, signature, constexprs, f"cuda:{arch}", divisible,
-                                num_warps, num_stages, maxnreg)
+                                options=options)
         entry = {"kernel.cubin": kernel.asm["cubin"],
                  "metadata.json": json.dumps(kernel.metadata).encode()}
         cache.put(key, entry)
     return entry
 
 
+def launch_options(options: dict[str, Any]) -> CUDAOptions:
+    """The compile options among a launch's keywords (`stream` is not one), validated."""
+    return CUDAOptions.parse({k: v for k, v in options.items() if k != "stream"})
+
+
 def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
     from tritonc.runtime.driver import get_driver
 
+    compile_options = launch_options(options)
     driver = get_driver()
     driver.current_context()
     major, minor = driver.device_attributes().compute_capability
-    num_warps = options.get("num_warps", 4)
+    num_warps = compile_options.num_warps
     signature, constexprs, divisible = specialize(fn, bound)
-    entry = compiled_binary(fn, signature, constexprs, divisible, num_warps,
-                            options.get("num_stages", 3), major * 10 + minor,
-                            options.get("maxnreg"))
+    entry = compiled_binary(fn, signature, constexprs, divisible, compile_options,
+                            major * 10 + minor)
     metadata = json.loads(entry["metadata.json"])
     module = driver.load_module(entry["kernel.cubin"], fn.__name__)
     function = driver.get_function(module, fn.__name__)
@@ -262,7 +265,7 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
 
     key = (tuple(("c", type(v).__name__, repr(v)) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),
-           options.get("num_warps", 4), options.get("num_stages", 3), options.get("maxnreg"))
+           tuple(options.get(name) for name in COMPILE_OPTIONS))
     kernels = fn.__dict__.setdefault("_gpu_kernels", {})
     compiled = kernels.get(key)
     if compiled is None:

@@ -25,6 +25,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from tritonc.runtime import specialization
+
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "stream", "maxnreg", "enable_fp_fusion")
 _MAX_GRID_LAUNCHERS = 64
 
@@ -117,13 +119,7 @@ _ENV_TRUE = frozenset(("1", "true", "yes", "on"))
 
 def _int_code(value: int, specialize: bool) -> int:
     """The class of an int argument outside the 32-bit range (or of an int subclass)."""
-    if specialize and value == 1:
-        return 1
-    if -(2**31) <= value < 2**31:
-        base = 2
-    else:
-        base = 4 if -(2**63) <= value < 2**63 else 6
-    return base + (specialize and value % 16 == 0)
+    return specialization.int_class(value, specialize)
 
 
 def _other(value: Any, specialize: bool) -> tuple[Any, Any, Any]:
@@ -136,7 +132,7 @@ def _other(value: Any, specialize: bool) -> tuple[Any, Any, Any]:
         return value, "i1", None
     if hasattr(value, "data_ptr"):
         ptr = value.data_ptr()
-        return ptr, ("t", value.dtype), specialize and ptr % 16 == 0
+        return ptr, ("t", value.dtype), specialize and specialization.is_divisible(ptr)
     if isinstance(value, int):
         return value, ("int", _int_code(value, specialize)), None
     if isinstance(value, float):
@@ -206,13 +202,14 @@ _HOT: dict[str, Any] = {
 
 def _classify(i: int, name: str, specialize: bool) -> list[str]:
     """Generated lines setting _tc_v<i> (launch value), _tc_k<i> and _tc_f<i> (key parts)."""
-    int_key = (f"1 if {name} == 1 else (3 if not {name} & 15 else 2)" if specialize else "2")
+    int_key = specialization.int_key_expr(name) if specialize else "2"
     return [
         f"        _tc_t = {name}.__class__",
         "        if _tc_t is _tc_T:",
         f"            _tc_v{i} = {name}.data_ptr()",
         f"            _tc_k{i} = {name}.dtype",
-        f"            _tc_f{i} = " + (f"not _tc_v{i} & 15" if specialize else "None"),
+        f"            _tc_f{i} = "
+        + (specialization.pointer_key_expr(f"_tc_v{i}") if specialize else "None"),
         "        elif _tc_t is _tc_int:",
         f"            _tc_v{i} = {name}",
         f"            _tc_k{i} = {int_key} if -2147483648 <= {name} <= 2147483647 "
@@ -273,7 +270,7 @@ def _build_factory(fn) -> tuple[Callable, tuple] | None:
     for p in fn.params:
         if p.is_constexpr:
             key += [f"{p.name}.__class__", p.name]
-    key += ["num_warps", "num_stages", "maxnreg"]
+    key += ["num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion"]
     args = "".join(f", _tc_v{i}" for i in range(len(runtime)))
     bound = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
     lines += [

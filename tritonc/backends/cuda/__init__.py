@@ -1,8 +1,9 @@
-"""The CUDA backend: from TTGIR to LLVM IR, PTX and cubin.
+"""The CUDA backend: from TTIR to TTGIR, LLVM IR, PTX and cubin.
 
-Bottom half: `tools` (finding ptxas and libdevice), `llvm_to_ptx` (LLVM/NVVM-dialect MLIR
-to LLVM IR and PTX) and `ptxas` (PTX to cubin plus its resource report). Importing this
-package imports no MLIR and no LLVM.
+`compiler` (the backend object: options and ordered stages), `options` (`CUDAOptions`),
+`stages` (each stage as a flat list of passes), `tools` (finding ptxas and libdevice),
+`llvm_to_ptx` (LLVM/NVVM-dialect MLIR to LLVM IR and PTX) and `ptxas` (PTX to cubin plus
+its resource report). Importing this package imports no MLIR and no LLVM.
 """
 
 from __future__ import annotations

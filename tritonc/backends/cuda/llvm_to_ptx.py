@@ -7,11 +7,15 @@ In: an MLIR module (text or `ir.Module`) holding one `gpu.module` whose kernel i
 Steps:
   1. `lower_to_llvm_dialect`: the upstream passes in `LLVM_DIALECT_PASSES` (a no-op on a
      module that is already in the LLVM/NVVM dialects);
-  2. `nvvm-attach-target` + `gpu-module-to-binary{format=llvm}`: LLVM bitcode, read from
+  2. `mark_functions`: the `contract` fast-math flag on every float multiply, add and
+     subtract when fp fusion is on (so the NVPTX back end fuses a*b+c into `fma.rn`, as
+     Triton's `enable_fp_fusion` does), and the target chip as each function's
+     `target-cpu`, so the LLVM IR names the target it was made for;
+  3. `nvvm-attach-target` + `gpu-module-to-binary{format=llvm}`: LLVM bitcode, read from
      the `gpu.binary` op's `#gpu.object`;
-  3. `llvm_ir_to_ptx` (llvmlite): link libdevice when `__nv_*` functions are still only
-     declared, give every function but the kernel internal linkage, run O3, and emit PTX
-     with the NVPTX target machine for `sm_<arch>` and `+ptx<version>`.
+  4. `optimize_llvm_ir` (llvmlite): link libdevice when `__nv_*` functions are still only
+     declared, give every function but the kernel internal linkage, run O3;
+  5. `emit_ptx`: the NVPTX target machine for `sm_<arch>` and `+ptx<version>`.
 
 PTX ISA version: 8.0 unless the target needs a newer one (`default_ptx_version`). 8.0
 (CUDA 12.0) is the first version that accepts sm_90a, and every driver from 525 on, the
@@ -25,6 +29,7 @@ for bitcode from elsewhere (a saved .llir, or an MLIR build without the embedded
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING
 
 import llvmlite.binding as llvm
@@ -99,10 +104,37 @@ def _bitcode(module: ir.Module, chip: str, ptx_version: int) -> bytes:
     return gpu.ObjectAttr(objects[0]).object
 
 
-def llvm_module_to_ptx(
-    mlir_module: str | ir.Module, kernel_name: str, arch: int | str, ptx_version: int | None = None
-) -> tuple[str, str]:
-    """(LLVM IR, PTX) for `kernel_name` in `mlir_module` (text or `ir.Module`, left unchanged)."""
+_FLOAT_ARITH = ("llvm.fmul", "llvm.fadd", "llvm.fsub")
+
+
+def _with_contract(ir, op) -> None:
+    flags = op.attributes["fastmathFlags"] if "fastmathFlags" in op.attributes else None
+    text = str(flags) if flags is not None else "#llvm.fastmath<none>"
+    names = [n.strip() for n in text[text.index("<") + 1:text.rindex(">")].split(",")]
+    names = [n for n in names if n not in ("none", "", "contract")] + ["contract"]
+    op.attributes["fastmathFlags"] = ir.Attribute.parse(f"#llvm.fastmath<{', '.join(names)}>")
+
+
+def mark_functions(module: ir.Module, chip: str, fp_fusion: bool) -> None:
+    """Set `target_cpu` on every `llvm.func` and, with `fp_fusion`, the `contract` flag on
+    every llvm.fmul/fadd/fsub of an LLVM-dialect module (in place)."""
+    ir = mlir_loader.load()
+    chip_attr = ir.StringAttr.get(chip)
+
+    def visit(op):
+        if op.name == "llvm.func":
+            op.attributes["target_cpu"] = chip_attr
+        elif fp_fusion and op.name in _FLOAT_ARITH:
+            _with_contract(ir, op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+
+
+def mlir_to_llvm_ir(mlir_module: str | ir.Module, kernel_name: str, arch: int | str,
+                    ptx_version: int | None = None, fp_fusion: bool = True) -> str:
+    """The LLVM IR after O3 of `kernel_name` in `mlir_module` (text or `ir.Module`, left
+    unchanged): steps 1 to 4 of the module docstring."""
     mlir_ir = mlir_loader.load()
     version = default_ptx_version(arch) if ptx_version is None else ptx_version
     if isinstance(mlir_module, str):
@@ -113,8 +145,18 @@ def llvm_module_to_ptx(
         module = mlir_module.operation.clone()
     with context:
         lower_to_llvm_dialect(module)
+        mark_functions(module, _chip(arch), fp_fusion)
         bitcode = _bitcode(module, _chip(arch), version)
-    return llvm_ir_to_ptx(bitcode, kernel_name, arch, version)
+    return optimize_llvm_ir(bitcode, kernel_name, arch, version)
+
+
+def llvm_module_to_ptx(
+    mlir_module: str | ir.Module, kernel_name: str, arch: int | str, ptx_version: int | None = None,
+    fp_fusion: bool = True,
+) -> tuple[str, str]:
+    """(LLVM IR, PTX) for `kernel_name` in `mlir_module` (text or `ir.Module`, left unchanged)."""
+    llir = mlir_to_llvm_ir(mlir_module, kernel_name, arch, ptx_version, fp_fusion)
+    return llir, emit_ptx(llir, arch, ptx_version)
 
 
 @functools.cache
@@ -144,10 +186,10 @@ def _internalize_all_but(module: llvm.ModuleRef, kernel_name: str) -> None:
             function.linkage = llvm.Linkage.internal
 
 
-def llvm_ir_to_ptx(
-    llvm_ir: str | bytes, kernel_name: str, arch: int | str, ptx_version: int | None = None
-) -> tuple[str, str]:
-    """(LLVM IR after O3, PTX) from LLVM IR text or bitcode defining the kernel `kernel_name`."""
+def optimize_llvm_ir(llvm_ir: str | bytes, kernel_name: str, arch: int | str,
+                     ptx_version: int | None = None) -> str:
+    """LLVM IR after O3 from LLVM IR text or bitcode defining the kernel `kernel_name`
+    (libdevice linked in when needed, every other function internal)."""
     version = default_ptx_version(arch) if ptx_version is None else ptx_version
     machine = _target_machine(_chip(arch), version)
     if isinstance(llvm_ir, bytes):
@@ -166,4 +208,31 @@ def llvm_ir_to_ptx(
     tuning = llvm.create_pipeline_tuning_options(speed_level=3)
     builder = llvm.create_pass_builder(machine, tuning)
     builder.getModulePassManager().run(module, builder)
-    return str(module), machine.emit_assembly(module)
+    return str(module)
+
+
+def emit_ptx(llvm_ir: str, arch: int | str, ptx_version: int | None = None) -> str:
+    """PTX for `sm_<arch>` from optimized LLVM IR text."""
+    version = default_ptx_version(arch) if ptx_version is None else ptx_version
+    machine = _target_machine(_chip(arch), version)
+    module = llvm.parse_assembly(llvm_ir)
+    module.triple = _TRIPLE
+    module.data_layout = str(machine.target_data)
+    return machine.emit_assembly(module)
+
+
+def llvm_ir_to_ptx(
+    llvm_ir: str | bytes, kernel_name: str, arch: int | str, ptx_version: int | None = None
+) -> tuple[str, str]:
+    """(LLVM IR after O3, PTX) from LLVM IR text or bitcode defining the kernel `kernel_name`."""
+    llir = optimize_llvm_ir(llvm_ir, kernel_name, arch, ptx_version)
+    return llir, emit_ptx(llir, arch, ptx_version)
+
+
+_TARGET_CPU = re.compile(r'"target-cpu"="(sm_\w+)"')
+
+
+def llvm_ir_target(llvm_ir: str) -> str | None:
+    """The chip (`sm_90a`) named by the `target-cpu` of LLVM IR made by `mlir_to_llvm_ir`."""
+    match = _TARGET_CPU.search(llvm_ir)
+    return match.group(1) if match else None

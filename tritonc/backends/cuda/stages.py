@@ -1,53 +1,96 @@
 """The CUDA pipeline, stage by stage: ttir -> ttgir -> llir -> ptx -> cubin.
 
-    ttgir  passes.ttgir.assign_layouts: a blocked layout on every tensor;
-           passes.ttgir.mma_layouts: fp16/bf16 dot accumulators in the mma layout
-           passes.ttgir.propagate_mma: their users compute in that layout too
-    llir   passes.to_llvm.lowering: per-thread gpu/arith/scf/llvm/nvvm code, then the
-           upstream MLIR conversions and gpu-module-to-binary (llvm_to_ptx.py): LLVM IR
-    ptx    llvmlite: libdevice when needed, O3, the NVPTX target for sm_XX
-    cubin  ptxas, whose -v report (registers, spills, shared memory) joins the metadata
+Each stage is a function `(source, metadata, options) -> output` (see `backends/base.py`);
+the TTIR and TTGIR stages are flat lists of pass names (`tritonc.passes`), upstream MLIR
+passes and tritonc's side by side (the names `tritonc opt --passes` takes).
+
+    ttir   TTIR_PASSES: cleanup (CSE and DCE of pure tt ops, canonicalize, cse),
+           loop-invariant code motion, symbol-dce
+    ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
+           ttg.threads-per-warp, ttg.target, ttg.num-stages; default blocked layouts),
+           mma-layouts, propagate-mma
+    llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
+           conversions to the LLVM dialect, the `contract` flag on float arithmetic when
+           `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
+    ptx    the NVPTX target machine for the `target-cpu` the LLVM IR names
+    cubin  ptxas for the `.target` the PTX names; its -v report joins the metadata
+
+Every stage reads what it needs from its input (module attributes, the LLVM IR's
+`target-cpu`, the PTX's `.target` and `.entry`), so a dumped .ttgir, .llir or .ptx
+compiles on its own.
 """
 
 from __future__ import annotations
 
-from tritonc.backends.cuda.llvm_to_ptx import llvm_module_to_ptx
+import re
+
+from tritonc.backends.cuda import llvm_to_ptx
+from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import compile_ptx
-from tritonc.passes.to_llvm.lowering import lower_module
-from tritonc.passes.ttgir.assign_layouts import assign_layouts
-from tritonc.passes.ttgir.mma_layouts import assign_mma_layouts
-from tritonc.passes.ttgir.propagate_mma import propagate_mma_layouts
+from tritonc.passes import run_passes
+
+# Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits: `cleanup` merges
+# and erases the pure ones by the op tables, then runs canonicalize and cse; the upstream
+# passes after it hoist and drop only the arith/scf/math ops and functions around them.
+TTIR_PASSES = ("cleanup", "loop-invariant-code-motion", "symbol-dce")
 
 
-def make_ttgir(module, kernel, arch: int):
-    """TTIR -> TTGIR, in place: default layouts, then the tensor-core accumulators and the
-    ops that compute on them."""
-    assign_layouts(module, kernel.metadata["num_warps"])
-    assign_mma_layouts(module, kernel.metadata["num_warps"], arch)
-    propagate_mma_layouts(module)
-    return module
+def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
+    """The TTGIR stage's passes for `options` on `target` (`cuda:90`)."""
+    return (
+        f"convert-to-ttgir{{num-warps={options.num_warps} "
+        f"threads-per-warp={options.threads_per_warp} target={target} "
+        f"num-stages={options.num_stages}}}",
+        "mma-layouts",
+        "propagate-mma",
+    )
 
 
-def make_llir_and_ptx(ttgir, kernel, arch: int) -> tuple[str, str]:
-    """The kernel's LLVM IR and PTX; a kernel using sm_90a-only instructions (wgmma) is
+def make_ttir(module, metadata: dict, options: CUDAOptions):
+    """TTIR -> TTIR, in place: the cleanup passes."""
+    return run_passes(module, TTIR_PASSES)
+
+
+def make_ttgir(module, metadata: dict, options: CUDAOptions, target: str):
+    """TTIR -> TTGIR, in place."""
+    return run_passes(module, ttgir_passes(options, target))
+
+
+def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
+    """TTGIR -> LLVM IR after O3; a kernel using sm_90a-only instructions (wgmma) is
     compiled for that target (`ptx_arch` in the metadata)."""
-    lowered = lower_module(ttgir, kernel.metadata["num_warps"], kernel.metadata["num_stages"],
-                           arch)
-    kernel.metadata["shared"] = lowered.smem_bytes
-    kernel.metadata["ptx_arch"] = f"{arch}a" if lowered.arch_specific else str(arch)
-    return llvm_module_to_ptx(lowered.module, lowered.name, kernel.metadata["ptx_arch"])
+    from tritonc.passes.to_llvm.lowering import lower_module
+    from tritonc.passes.ttgir.convert_to_ttgir import module_options
+
+    carried = module_options(module)
+    lowered = lower_module(module, carried.num_warps, carried.num_stages, carried.arch)
+    metadata.setdefault("name", lowered.name)
+    metadata.update(num_warps=carried.num_warps, num_stages=carried.num_stages,
+                    shared=lowered.smem_bytes)
+    metadata["ptx_arch"] = f"{carried.arch}a" if lowered.arch_specific else str(carried.arch)
+    return llvm_to_ptx.mlir_to_llvm_ir(lowered.module, lowered.name, metadata["ptx_arch"],
+                                       fp_fusion=options.enable_fp_fusion)
 
 
-def make_cubin(ptx: str, kernel, arch: int) -> bytes:
-    cubin, report = compile_ptx(ptx, kernel.metadata.get("ptx_arch", arch), kernel.name,
-                                kernel.metadata.get("maxnreg"))
-    kernel.metadata["ptxas"] = report
+def make_ptx(llir: str, metadata: dict, options: CUDAOptions) -> str:
+    """LLVM IR -> PTX for the chip the IR names (else the metadata's `ptx_arch`)."""
+    chip = llvm_to_ptx.llvm_ir_target(llir)
+    arch = chip[len("sm_"):] if chip else metadata["ptx_arch"]
+    metadata["ptx_arch"] = arch
+    return llvm_to_ptx.emit_ptx(llir, arch)
+
+
+_PTX_TARGET = re.compile(r"^\.target\s+sm_(\w+)", re.MULTILINE)
+_PTX_ENTRY = re.compile(r"^\.visible \.entry (\S+?)\(", re.MULTILINE)
+
+
+def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
+    """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`."""
+    target, entry = _PTX_TARGET.search(ptx), _PTX_ENTRY.search(ptx)
+    if target is None or entry is None:
+        raise ValueError("the PTX has no `.target sm_XX` line or no `.visible .entry`")
+    metadata["ptx_arch"] = target.group(1)
+    metadata.setdefault("name", entry.group(1))
+    cubin, report = compile_ptx(ptx, target.group(1), entry.group(1), options.maxnreg)
+    metadata["ptxas"] = report
     return cubin
-
-
-def run_stages(module, kernel, arch: int) -> None:
-    """Fill kernel.asm with every stage after TTIR."""
-    ttgir = make_ttgir(module, kernel, arch)
-    kernel.asm["ttgir"] = str(ttgir)
-    kernel.asm["llir"], kernel.asm["ptx"] = make_llir_and_ptx(ttgir, kernel, arch)
-    kernel.asm["cubin"] = make_cubin(kernel.asm["ptx"], kernel, arch)

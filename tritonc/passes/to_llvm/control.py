@@ -43,13 +43,14 @@ def _bind_block_args(ctx, old_block, new_args) -> None:
 
 @lowering("scf.for")
 def lower_for(ctx: LoweringContext, op) -> list:
-    if ctx.num_stages > 1:
+    stages = pipeline.loop_stages(ctx, op)
+    if stages > 1:
         def body(extra: list, top) -> list:
             return _lower_for(ctx, op, extra, top)
 
         p = pipeline.plan(ctx, op)
         if p is not None:
-            return pipeline.lower_pipelined(ctx, p, ctx.num_stages, body)
+            return pipeline.lower_pipelined(ctx, p, stages, body)
         q = prefetch.plan(ctx, op)
         if q is not None:
             return prefetch.lower_prefetched(ctx, q, body)

@@ -32,6 +32,14 @@ _PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.ad
          "tt.make_range", "tt.advance")
 
 
+def loop_stages(ctx: LoweringContext, loop) -> int:
+    """The pipelining depth of `loop`: its `tt.num_stages` (from `tl.range(num_stages=)`),
+    else the module's num-stages."""
+    attrs = loop.attributes
+    return ir.IntegerAttr(attrs["tt.num_stages"]).value if "tt.num_stages" in attrs \
+        else ctx.num_stages
+
+
 def backward_slice(block, roots, ops: list, args: set) -> bool:
     """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
     False when a dependency cannot be evaluated twice (a load, a nested region, ...)."""

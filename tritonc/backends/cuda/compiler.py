@@ -1,0 +1,39 @@
+"""The CUDA backend object: `CUDAOptions` and the ordered stages of `stages.py`.
+
+    backend = CUDABackend(Target("cuda", 90))
+    options = backend.parse_options({"num_warps": 8})
+    backend.add_stages(options)   # ttir, ttgir, llir, ptx, cubin: name -> stage function
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from tritonc.backends.base import Backend, Stage
+from tritonc.backends.cuda.options import CUDAOptions
+
+
+class CUDABackend(Backend):
+    """NVIDIA GPUs from sm_80 on: PTX through llvmlite, cubins through ptxas."""
+
+    name = "cuda"
+
+    def parse_options(self, values: Mapping[str, Any]) -> CUDAOptions:
+        return values if isinstance(values, CUDAOptions) else CUDAOptions.parse(values)
+
+    def add_stages(self, options: CUDAOptions) -> dict[str, Stage]:
+        from tritonc.backends.cuda import stages
+
+        return {
+            "ttir": stages.make_ttir,
+            "ttgir": functools.partial(stages.make_ttgir, target=str(self.target)),
+            "llir": stages.make_llir,
+            "ptx": stages.make_ptx,
+            "cubin": stages.make_cubin,
+        }
+
+    def hash(self) -> str:
+        return f"cuda:{self.target.arch}"
+

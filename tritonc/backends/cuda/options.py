@@ -1,0 +1,76 @@
+"""`CUDAOptions`: every knob of one CUDA compilation, as one frozen, validated value.
+
+The options travel from `@jit` launches, the CLI and AOT builds to the stages as this
+object; its `hash()` is part of every cache key. Validation happens on construction, so
+a bad value (`num_warps=3`) fails where it was given, with its name and the allowed range.
+
+    num_warps         warps per program: a power of two from 1 to 32 (default 4)
+    num_stages        software-pipelining depth of loops feeding a dot; 1 turns it off (3)
+    num_ctas          programs per cluster; only 1 is supported (1)
+    maxnreg           a cap on registers per thread passed to ptxas, or None
+    enable_fp_fusion  contract a*b+c into fused multiply-adds, as Triton does (True)
+    threads_per_warp  32 on every NVIDIA GPU
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+THREADS_PER_WARP = 32
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class CUDAOptions:
+    """The options of one CUDA compilation (see the module docstring)."""
+
+    num_warps: int = 4
+    num_stages: int = 3
+    num_ctas: int = 1
+    maxnreg: int | None = None
+    enable_fp_fusion: bool = True
+    threads_per_warp: int = THREADS_PER_WARP
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.num_warps) or self.num_warps not in (1, 2, 4, 8, 16, 32):
+            raise ValueError(f"num_warps must be a power of two from 1 to 32, got "
+                             f"{self.num_warps!r}")
+        if not _is_int(self.num_stages) or self.num_stages < 1:
+            raise ValueError(f"num_stages must be an integer >= 1, got {self.num_stages!r}")
+        if self.num_ctas != 1:
+            raise ValueError(f"num_ctas must be 1 (clusters are not supported), got "
+                             f"{self.num_ctas!r}")
+        if self.maxnreg is not None and (not _is_int(self.maxnreg)
+                                         or not 24 <= self.maxnreg <= 255):
+            raise ValueError(f"maxnreg must be an integer from 24 to 255 or None, got "
+                             f"{self.maxnreg!r}")
+        if not isinstance(self.enable_fp_fusion, bool):
+            raise ValueError(f"enable_fp_fusion must be True or False, got "
+                             f"{self.enable_fp_fusion!r}")
+        if self.threads_per_warp != THREADS_PER_WARP:
+            raise ValueError(f"threads_per_warp must be {THREADS_PER_WARP}, got "
+                             f"{self.threads_per_warp!r}")
+
+    @classmethod
+    def parse(cls, values: Mapping[str, Any]) -> CUDAOptions:
+        """Options from a mapping (launch keywords, a config table); None means the
+        default and an unknown name is an error naming the known ones."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r} (options: {', '.join(sorted(known))})")
+        return cls(**{k: v for k, v in values.items() if v is not None})
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def hash(self) -> str:
+        """A stable digest of every field, for cache keys."""
+        text = ",".join(f"{k}={v!r}" for k, v in sorted(self.as_dict().items()))
+        return hashlib.sha256(text.encode()).hexdigest()

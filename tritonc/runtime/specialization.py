@@ -1,0 +1,95 @@
+"""The specialization rules, in one table: what an argument's value lets the compiler assume.
+
+    rule       applies to          holds when            in the compiled kernel       text
+    div16      pointers, integers  address/value % 16 == 0  `tt.divisibility = 16`  `:16`
+    equal_to_1 integers            value == 1            a constexpr 1                `:1`
+
+Everything that specializes reads this module: the runtime's signature of a call and its
+launch keys (`gpu_launch.py`, the generated hot path of `launch.py`), the disk-cache key
+(`Specialization.key()` of the frontend), the `tt.divisibility` attribute the frontend
+writes, AOT signatures (`aot/spec.py`) and the C dispatcher's conditions (`aot/cgen.py`).
+A parameter marked `do_not_specialize` takes no rule. Nothing here imports MLIR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+DIVISIBILITY = 16
+DIVISIBILITY_ATTR = "tt.divisibility"
+
+
+def is_divisible(value: int) -> bool:
+    """The div16 test on an integer or an address."""
+    return value % DIVISIBILITY == 0
+
+
+def is_one(value: int) -> bool:
+    """The equal_to_1 test on an integer."""
+    return value == 1
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One specialization: its name, the signature suffix that asserts it, which argument
+    kinds it applies to, and its condition as C (for the AOT dispatcher)."""
+
+    name: str
+    suffix: str
+    pointers: bool
+    c_condition: str  # with {name} for the argument
+
+    def c_test(self, name: str) -> str:
+        return self.c_condition.format(name=name)
+
+
+DIV16 = Rule("div16", f":{DIVISIBILITY}", True, f"({{name}} % {DIVISIBILITY} == 0)")
+EQUAL_TO_1 = Rule("equal_to_1", ":1", False, "({name} == 1)")
+RULES: dict[str, Rule] = {r.suffix: r for r in (DIV16, EQUAL_TO_1)}
+
+
+def divisibility_attrs(divisible: bool) -> dict[str, int]:
+    """The argument attributes the frontend writes for a div16 argument."""
+    return {DIVISIBILITY_ATTR: DIVISIBILITY} if divisible else {}
+
+
+def int_class(value: int, specialize: bool = True) -> int:
+    """The launch-key class of an int: 1 when equal to 1; else 2/4/6 for the 32-bit,
+    64-bit and unsigned 64-bit ranges, plus 1 when divisible by 16."""
+    if specialize and is_one(value):
+        return 1
+    if -(2**31) <= value < 2**31:
+        base = 2
+    else:
+        base = 4 if -(2**63) <= value < 2**63 else 6
+    return base + (specialize and is_divisible(value))
+
+
+def int_key_expr(name: str) -> str:
+    """Python source of `int_class(name)` for an argument known to be in the 32-bit
+    range (the generated launch functions inline it)."""
+    return f"1 if {name} == 1 else (3 if not {name} & {DIVISIBILITY - 1} else 2)"
+
+
+def pointer_key_expr(address: str) -> str:
+    """Python source of the div16 test on an address (inlined by the launch functions)."""
+    return f"not {address} & {DIVISIBILITY - 1}"
+
+
+def specialize_value(value: Any, specialize: bool = True) -> Rule | None:
+    """The rule a tensor (its address) or an int argument meets, most specific first."""
+    if not specialize or isinstance(value, bool):
+        return None
+    if hasattr(value, "data_ptr"):
+        return DIV16 if is_divisible(value.data_ptr()) else None
+    if isinstance(value, int):
+        if is_one(value):
+            return EQUAL_TO_1
+        return DIV16 if is_divisible(value) else None
+    return None
+
+
+def signature_text(type_name: str, divisible: bool) -> str:
+    """A signature entry as `Specialization.key()` and AOT signatures write it."""
+    return f"{type_name}{DIV16.suffix if divisible else ''}"
