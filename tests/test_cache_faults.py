@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.runtime import cache as cache_module
 from tritonc.runtime.cache import MANIFEST, Cache, CacheUnusableWarning, make_key
 from tritonc.runtime.gpu_launch import compiled_binary
@@ -36,7 +37,7 @@ def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def build() -> dict:
-    return compiled_binary(add_kernel, SIG, {"BLOCK_SIZE": 1024}, set(SIG), 4, 3, 90)
+    return compiled_binary(add_kernel, SIG, {"BLOCK_SIZE": 1024}, set(SIG), CUDAOptions(), 90)
 
 
 def put_and_locate(cache: Cache, name: str) -> tuple[str, Path]:

@@ -121,11 +121,15 @@ def _not_multiple(rng: random.Random, block: int) -> int:
     return n + 1 if n % block == 0 else n
 
 
-def generate(seed: int) -> Case:
-    """The case drawn from `seed` (the same seed always gives the same case)."""
+def generate(seed: int, fp8: bool = True) -> Case:
+    """The case drawn from `seed` (the same seed always gives the same case); without
+    `fp8`, no input is an fp8 type."""
     rng = random.Random(seed)
     kind = rng.choice(["ew1d", "ew1d", "ew2d", "reduce", "scan"])
     inputs = tuple(rng.choice(R.DTYPES + R.FP8) for _ in range(rng.randint(1, 3)))
+    if not fp8:
+        inputs = tuple("fp16" if t == "fp8e5" else "bf16" if t in R.FP8 else t
+                       for t in inputs)
     if _mixes_half_kinds(list(inputs)):
         inputs = tuple("fp32" if t == "bf16" else t for t in inputs)
     tree = _tree(rng, inputs, rng.randint(1, 3))

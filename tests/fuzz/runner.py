@@ -191,6 +191,7 @@ def run_case(case: Case, xs: list[np.ndarray], device: str | None = None) -> np.
 def precompile(case: Case, arch: int = 90) -> None:
     """Compile `case` for sm_`arch` into the kernel cache, as a GPU launch of it would
     (the same specialization; CUDA allocations are 16-byte aligned like these)."""
+    from tritonc.backends.cuda.options import CUDAOptions
     from tritonc.runtime.gpu_launch import compiled_binary, specialize
 
     kernel = load_kernel(case)
@@ -203,7 +204,7 @@ def precompile(case: Case, arch: int = 90) -> None:
         bound = kernel.bind((*args, out, *case.shape), {"BM": case.block[0],
                                                         "BN": case.block[1]})
     signature, constexprs, divisible = specialize(kernel, bound)
-    compiled_binary(kernel, signature, constexprs, divisible, 4, 3, arch)
+    compiled_binary(kernel, signature, constexprs, divisible, CUDAOptions(), arch)
 
 
 # -- checking -----------------------------------------------------------------------------
