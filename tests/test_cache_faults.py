@@ -37,8 +37,7 @@ def fresh_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def build() -> dict:
-    return compiled_binary(add_kernel, SIG, {"BLOCK_SIZE": 1024}, set(SIG),
-                           CUDAOptions(num_warps=4, num_stages=3), 90)
+    return compiled_binary(add_kernel, SIG, {"BLOCK_SIZE": 1024}, set(SIG), CUDAOptions(), 90)
 
 
 def put_and_locate(cache: Cache, name: str) -> tuple[str, Path]:
@@ -190,3 +189,19 @@ def test_kernel_entry_faults_are_rebuilt(tmp_path: Path, monkeypatch: pytest.Mon
             os.mkfifo(entry / "kernel.cubin")
     assert build()["kernel.cubin"] == good  # rebuilt and stored again
     assert Cache(tmp_path).get(entry.name, required=("kernel.cubin",))["kernel.cubin"] == good
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_cache_ls_does_not_hang_on_a_fifo(tmp_path: Path) -> None:
+    import subprocess
+
+    cache = Cache(tmp_path)
+    _, entry = put_and_locate(cache, "ls fifo")
+    (entry / "metadata.json").unlink()
+    os.mkfifo(entry / "metadata.json")
+    done = subprocess.run([sys.executable, "-m", "tritonc.cli.main", "cache", "ls"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TRITONC_CACHE_DIR": str(tmp_path),
+                               "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "1 entries" in done.stdout

@@ -107,6 +107,6 @@ def test_compile_api_rejects_bad_options() -> None:
     sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "output_ptr": "*fp32", "n_elements": "i32"}
     for kwargs, message in (({"target": "cuda:9999"}, "unsupported target"),
                             ({"num_stages": -1}, "num_stages must be an integer >= 1"),
-                            ({"num_warps": 3}, "num_warps must be a power of two")):
+                            ({"num_warps": 3}, "num_warps must be")):
         with pytest.raises(ValueError, match=message):
             compile_kernel(add_kernel, sig, {"BLOCK_SIZE": 1024}, **kwargs)

@@ -4,7 +4,8 @@ A `Case` holds everything needed to run and check one kernel: its source, its in
 (name and dtype), the expression tree, the launch shape and the block sizes. Trees are
 tuples:
 
-    ("in", k)                 the k-th input, loaded with a mask (other=0)
+    ("in", k)                 the k-th input, loaded with a mask (other=0); an fp8
+                              input appears only under a cast to a wider float
     ("const", v)              a Python scalar (weakly typed)
     ("bin", op, a, b)         + - * & | ^ max min of two tensors; + - * & ^ / with a
                               scalar ("/" only by a float scalar)
@@ -69,9 +70,17 @@ def _mixes_half_kinds(types: list[str]) -> bool:
     return "fp16" in types and "bf16" in types
 
 
+def _leaf(rng: random.Random, inputs: tuple[str, ...]) -> Tree:
+    """An input; an fp8 input is converted (exactly) to a 16- or 32-bit float."""
+    k = rng.randrange(len(inputs))
+    if inputs[k] in R.FP8:
+        return ("cast", rng.choice(["fp16", "bf16", "fp32"]), ("in", k))
+    return ("in", k)
+
+
 def _tree(rng: random.Random, inputs: tuple[str, ...], depth: int) -> Tree:
     if depth == 0 or rng.random() < 0.25:
-        return ("in", rng.randrange(len(inputs)))
+        return _leaf(rng, inputs)
     choice = rng.random()
     if choice < 0.5:
         a, b = _tree(rng, inputs, depth - 1), _tree(rng, inputs, depth - 1)
@@ -101,7 +110,10 @@ def _tree(rng: random.Random, inputs: tuple[str, ...], depth: int) -> Tree:
     ta, tb = type_of(a, inputs), type_of(b, inputs)
     if _mixes_half_kinds([ta, tb]):
         b = ("cast", ta, b)
-    return ("where", rng.randrange(len(inputs)), a, b)
+    conditions = [k for k, t in enumerate(inputs) if t not in R.FP8]
+    if not conditions:
+        return a
+    return ("where", rng.choice(conditions), a, b)
 
 
 def _not_multiple(rng: random.Random, block: int) -> int:
@@ -109,11 +121,15 @@ def _not_multiple(rng: random.Random, block: int) -> int:
     return n + 1 if n % block == 0 else n
 
 
-def generate(seed: int) -> Case:
-    """The case drawn from `seed` (the same seed always gives the same case)."""
+def generate(seed: int, fp8: bool = True) -> Case:
+    """The case drawn from `seed` (the same seed always gives the same case); without
+    `fp8`, no input is an fp8 type."""
     rng = random.Random(seed)
     kind = rng.choice(["ew1d", "ew1d", "ew2d", "reduce", "scan"])
-    inputs = tuple(rng.choice(R.DTYPES) for _ in range(rng.randint(1, 3)))
+    inputs = tuple(rng.choice(R.DTYPES + R.FP8) for _ in range(rng.randint(1, 3)))
+    if not fp8:
+        inputs = tuple("fp16" if t == "fp8e5" else "bf16" if t in R.FP8 else t
+                       for t in inputs)
     if _mixes_half_kinds(list(inputs)):
         inputs = tuple("fp32" if t == "bf16" else t for t in inputs)
     tree = _tree(rng, inputs, rng.randint(1, 3))

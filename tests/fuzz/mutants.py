@@ -116,6 +116,8 @@ def classify(entry, src: str, index: int) -> tuple[str, str]:
     except CompilationError as e:
         if any(marker in e.message for marker in INTERNAL_TEXT):
             return "internal", e.message
+        if e.filename != fn.filename or not e.source_line:
+            return "internal", f"not located in the kernel's own source: {e}"
         return "error", e.message
     except RecursionError:
         return "internal", "RecursionError"

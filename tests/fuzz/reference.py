@@ -16,12 +16,15 @@ FLOATS = ("fp16", "bf16", "fp32", "fp64")
 SIGNED = ("i8", "i16", "i32", "i64")
 UNSIGNED = ("u8", "u16", "u32", "u64")
 DTYPES = FLOATS + SIGNED + UNSIGNED
+FP8 = ("fp8e4nv", "fp8e5")  # inputs only, converted exactly to a wider float where loaded
 NUMPY = {"fp16": np.float16, "bf16": np.float32, "fp32": np.float32, "fp64": np.float64,
          "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-         "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
+         "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+         "fp8e4nv": np.float32, "fp8e5": np.float32}
 TL_NAME = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
            "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-           "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64"}
+           "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+           "fp8e4nv": "float8e4nv", "fp8e5": "float8e5"}
 EPS = {"fp16": 2.0**-10, "bf16": 2.0**-7, "fp32": 2.0**-23, "fp64": 2.0**-52}
 
 

@@ -51,7 +51,7 @@ def cache_group() -> None:
 @cache_group.command("ls")
 def cache_ls() -> None:
     """One line per entry: key, size, age, kernel name."""
-    from tritonc.runtime.cache import cache_dir
+    from tritonc.runtime.cache import cache_dir, read_regular_file
 
     root = cache_dir()
     entries = cache_entries(root)
@@ -62,7 +62,7 @@ def cache_ls() -> None:
         total += size
         name = ""
         try:
-            name = json.loads((entry / "metadata.json").read_bytes()).get("name", "")
+            name = json.loads(read_regular_file(entry / "metadata.json")).get("name", "")
         except (OSError, ValueError, AttributeError):
             pass
         age = human_age(now - entry.stat().st_mtime)

@@ -525,8 +525,12 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             self._bind_builtin(fn, name, args, kwargs, node)
             try:
                 result = fn(*args, **kwargs, _semantic=self.semantic, **extra)
-            except (CompilationError, KernelReturn, SemanticError,
-                    tl_builtins.StaticAssertionError):
+            except CompilationError as e:
+                if e.filename == self.fn.filename and e.kernel == self.fn.__name__:
+                    raise
+                # a function the builtin called (a combine function): report the call too
+                raise self.error(node, f"in tl.{name}: {e.message}") from e
+            except (KernelReturn, SemanticError, tl_builtins.StaticAssertionError):
                 raise
             except Exception as e:
                 if _DEBUG:
@@ -631,7 +635,12 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             inner.update({k: tensor(a, v.type)
                           for (k, v), a in zip(tensors.items(), block_args, strict=True)})
             callee = CodeGenerator(fn, self.semantic, inner)
-            callee.visit(fn.parse())
+            try:
+                callee.visit(fn.parse())
+            except CompilationError as e:
+                if node is None:
+                    raise
+                raise self.error(node, f"in call to {fn.__name__}: {e.message}") from e
             ret = callee.ret_value
             outs = list(ret) if isinstance(ret, tuple) else ([] if ret is None else [ret])
             if any(not isinstance(o, tensor) for o in outs):

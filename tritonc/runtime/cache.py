@@ -98,7 +98,7 @@ class Cache:
         An entry lacking any of the `required` files counts as damaged."""
         entry = self.entry_path(key)
         try:
-            manifest = _read_regular(entry / MANIFEST)
+            manifest = read_regular_file(entry / MANIFEST)
         except FileNotFoundError:
             if _is_dir(entry):  # entries are published whole: no manifest means damage
                 self._remove(entry)
@@ -186,7 +186,7 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _read_regular(path: Path) -> bytes:
+def read_regular_file(path: Path) -> bytes:
     """The bytes of `path` if it is a regular file. Opened without blocking and without
     following symlinks, then checked, so a FIFO or a device is never read from."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
@@ -207,7 +207,7 @@ def _read_verified(entry: Path, manifest: bytes) -> dict[str, bytes] | None:
         for name, expected in listing.items():
             if not _FILE_NAME.fullmatch(name) or name == MANIFEST:
                 return None
-            data = _read_regular(entry / name)
+            data = read_regular_file(entry / name)
             if (len(data) != expected["size"]
                     or hashlib.sha256(data).hexdigest() != expected["sha256"]):
                 return None
