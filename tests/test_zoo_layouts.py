@@ -119,3 +119,13 @@ def test_gathered_rows_load_as_vectors():
     the row it selects is read 16 bytes at a time."""
     ptx = compile_case(BY_NAME["index_select_inductor"], 90).asm["ptx"]
     assert len(re.findall(r"ld\.global[.\w:]*\.v4\.b32", ptx)) == 2
+
+
+def test_loaded_indices_expand_in_registers(tmp_path):
+    """rows = tl.load(idx + tokens) then rows[:, None]: the indices load in the sliced
+    tile layout, so the expand moves nothing."""
+    k = compile_case(BY_NAME["embedding_gather"], 90)
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.load"({{.*}}) -> tensor<4xi32, #ttg.slice<1 : i64, #[[P:ttg.blocked<[^>]*>]]>>
+CHECK: "tt.expand_dims"({{.*}} : (tensor<4xi64, #ttg.slice<1 : i64, #[[P]]>>) -> tensor<4x1xi64, #[[P]]>
+""", tmp_path)

@@ -86,6 +86,7 @@ def assign_layouts(module, num_warps: int) -> None:
         _follow_block_order(ir, module, num_warps, widths)
         coalesce(module, num_warps)
         _slice_reductions(ir, module)
+        _slice_expanded_loads(ir, module)
 
 
 def _block_order(ir, ptr) -> tuple[int, ...] | None:
@@ -224,12 +225,13 @@ def _grow_slice(ir, seeds: dict) -> dict:
 
 
 def _broadcast_in_place(ir, module) -> None:
-    """A broadcast whose operand is converted from the broadcast's own result layout
-    broadcasts the unconverted value: the lowering repeats registers, nothing moves."""
+    """A broadcast whose operand is converted from the broadcast's own result layout, or
+    an expand_dims whose operand is converted from the result layout sliced at its axis,
+    takes the unconverted value: the lowering repeats or keeps registers, nothing moves."""
     found = []
 
     def visit(op):
-        if op.name == "tt.broadcast":
+        if op.name in ("tt.broadcast", "tt.expand_dims"):
             found.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -239,8 +241,83 @@ def _broadcast_in_place(ir, module) -> None:
         if isinstance(convert, ir.Block) or convert.name != "ttg.convert_layout":
             continue
         source = convert.operands[0]
-        if ir.RankedTensorType(source.type).encoding == \
-                ir.RankedTensorType(op.results[0].type).encoding:
+        wanted = ir.RankedTensorType(op.results[0].type).encoding
+        if op.name == "tt.expand_dims":
+            parent = parse_layout(str(wanted))
+            wanted = SliceLayout(ir.IntegerAttr(op.attributes["axis"]).value,
+                                 parent).attr_text() if isinstance(parent, BlockedLayout) else None
+            wanted = ir.Attribute.parse(wanted) if wanted else None
+        if wanted is not None and ir.RankedTensorType(source.type).encoding == wanted:
             op.operands[0] = source
             if not list(convert.results[0].uses):
                 convert.erase()
+
+
+def _load_chain(ir, value, chain: list, loads: list) -> bool:
+    """Collect into `chain` the values computing `value` from loads through elementwise
+    ops (constants, splats and ranges are made again where they are needed); False when
+    something else computes it."""
+    if value in chain or _remade(ir, value):
+        return True
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return False
+    if owner.name == "tt.load" and isinstance(owner.operands[0].type, ir.RankedTensorType):
+        chain.append(value)
+        loads.append(owner)
+        return True
+    if not _is_elementwise(ir, owner) or len(owner.results) != 1:
+        return False
+    chain.append(value)
+    return all(_load_chain(ir, v, chain, loads) for v in owner.operands
+               if isinstance(v.type, ir.RankedTensorType))
+
+
+def _slice_expanded_loads(ir, module) -> None:
+    """A value loaded (and computed elementwise) only to be expanded into a tile,
+    `idx = tl.load(...)` then `idx[:, None]`, is loaded in the tile's layout sliced at the
+    new axis, so the expand_dims moves nothing; the load's pointers and mask are made in
+    that layout. Modules with a `tt.dot` are left as they are."""
+    expands, has_dot = [], False
+
+    def visit(op):
+        nonlocal has_dot
+        has_dot = has_dot or op.name == "tt.dot"
+        if op.name == "tt.expand_dims":
+            expands.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if has_dot:
+        return
+    want: dict = {}
+    loads_of: dict = {}
+    for op in expands:
+        parent = parse_layout(str(ir.RankedTensorType(op.results[0].type).encoding))
+        source = op.operands[0]
+        if not isinstance(parent, BlockedLayout) or not isinstance(
+                parse_layout(str(ir.RankedTensorType(source.type).encoding)), BlockedLayout):
+            continue
+        chain, loads = [], []
+        if not _load_chain(ir, source, chain, loads) or not loads:
+            continue
+        text = SliceLayout(ir.IntegerAttr(op.attributes["axis"]).value, parent).attr_text()
+        if any(want.get(v, text) != text for v in chain):
+            continue  # already asked for in another layout
+        for v in chain:
+            want[v] = text
+        for load in loads:
+            loads_of[load] = text
+    if not want:
+        return
+    apply_growth(ir, module, want)
+    for load, text in loads_of.items():
+        for i, value in enumerate(list(load.operands)):
+            if isinstance(value.type, ir.RankedTensorType) and \
+                    str(ir.RankedTensorType(value.type).encoding) != text:
+                t = ir.RankedTensorType(value.type)
+                ty = ir.RankedTensorType.get(t.shape, t.element_type, ir.Attribute.parse(text))
+                load.operands[i] = ir.Operation.create(
+                    "ttg.convert_layout", results=[ty], operands=[value], loc=load.location,
+                    ip=ir.InsertionPoint(load)).results[0]
+    _broadcast_in_place(ir, module)
