@@ -8,8 +8,9 @@ Out-of-range values follow the NVIDIA conversions Triton emits (`cvt.rn.satfinit
 
 - bf16, fp16: IEEE. Overflow rounds to infinity (rtne) or to the largest finite
   value (rtz).
-- fp8e5 (e5m2, bias 15): has infinities; finite values beyond the largest finite one
-  (57344) saturate to it, infinities stay infinite, NaN stays NaN.
+- fp8e5 (e5m2, bias 15): has infinities; values beyond the largest finite one (57344),
+  infinities included, saturate to it when rounding to nearest (`satfinite`); toward
+  zero (Triton truncates through fp16) infinities stay infinite. NaN stays NaN.
 - fp8e4nv (e4m3fn, bias 7) and fp8e4b15 (e4m3, bias 15): no infinities; 0x7f/0xff are
   NaN. Overflow and infinities saturate to the largest finite value (448 and 1.75).
 """
@@ -121,7 +122,8 @@ def encode_bits(x: np.ndarray, fmt: FloatFormat, rounding: str = "rtne") -> np.n
         overflow = rounded > fmt.max_value
         on_overflow = fmt.max_bits if (fmt.saturate or rounding == "rtz") else fmt.inf_bits
         bits = np.where(overflow, on_overflow, bits)
-        inf_bits = fmt.inf_bits if fmt.has_inf else fmt.max_bits
+        keeps_inf = fmt.has_inf and not (fmt.saturate and rounding != "rtz")
+        inf_bits = fmt.inf_bits if keeps_inf else fmt.max_bits
         bits = np.where(np.isinf(x), inf_bits, bits)
         bits = np.where(np.isnan(x), fmt.nan_bits, bits)
         bits = bits | (sign.astype(np.int64) << (fmt.nbits - 1))

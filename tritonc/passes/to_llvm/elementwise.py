@@ -2,11 +2,16 @@
 
 Operands and results of an elementwise op share one layout, so register i of the result
 is the op applied to register i of each operand: the upstream op on scalars.
+
+fp8 values travel as their bits (i8): a float op on fp8 operands decodes them to f32,
+computes there and rounds the result back to nearest-even (as the interpreter does);
+`select` and the bitcasts move the bits; an fp8 constant is the constant of its bits.
 """
 
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.fp_convert import constant_bits, from_f32, is_fp8, to_f32
 from tritonc.passes.to_llvm.lowering import lowering
 
 ARITH = """addi addf subi subf muli mulf divsi divui divf remsi remui remf andi ori xori shli shrsi
@@ -16,19 +21,42 @@ MATH = """exp exp2 log log2 sin cos tan sqrt rsqrt absf floor ceil trunc roundev
 powf""".split()
 
 
+_BITS_OPS = ("arith.select", "arith.bitcast", "tt.bitcast")
+
+
 def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) -> list:
-    """Apply the scalar form of `op` (or of `name`) register by register."""
+    """Apply the scalar form of `op` (or of `name`) register by register; float ops on
+    fp8 operands or results compute in f32 (`_via_f32`)."""
     result = op.results[0]
     n = ctx.num_registers(result.type)
     ty = ctx.scalar_type(result.type)
     operands = [ctx.get(v) for v in op.operands]
     if attrs is None:
         attrs = {name: op.attributes[name] for name in op.attributes}
+    name = name or op.name
+    elements = [ctx.element_type(v.type) for v in (*op.operands, result)]
+    if name not in _BITS_OPS and any(is_fp8(t) for t in elements):
+        return [_via_f32(ctx, op, name, operands, attrs, n)]
     out = []
     for i in range(n):
         args = [regs[i] if len(regs) > 1 else regs[0] for regs in operands]
-        out.append(ctx.value(name or op.name, args, ty, attrs))
+        out.append(ctx.value(name, args, ty, attrs))
     return [out]
+
+
+def _via_f32(ctx: LoweringContext, op, name: str, operands: list, attrs, n: int) -> list:
+    """`name` on the f32 values of fp8 operands, the result rounded back to fp8."""
+    f32 = ir.F32Type.get()
+    result_elt = ctx.element_type(op.results[0].type)
+    ty = f32 if is_fp8(result_elt) else ctx.scalar_type(op.results[0].type)
+    elts = [ctx.element_type(v.type) for v in op.operands]
+    out = []
+    for i in range(n):
+        args = [to_f32(ctx, regs[i] if len(regs) > 1 else regs[0], elt) if is_fp8(elt) else
+                (regs[i] if len(regs) > 1 else regs[0]) for regs, elt in zip(operands, elts)]
+        value = ctx.value(name, args, ty, attrs)
+        out.append(from_f32(ctx, value, result_elt) if is_fp8(result_elt) else value)
+    return out
 
 
 @lowering("arith.bitcast")
@@ -115,10 +143,14 @@ _register_upstream()
 def lower_constant(ctx: LoweringContext, op) -> list:
     result = op.results[0]
     attr = op.attributes["value"]
-    if not ctx.is_tensor(result.type):
-        return [[ctx.value("arith.constant", [], result.type, {"value": attr})]]
-    splat = ir.DenseElementsAttr(attr).get_splat_value()
-    value = ctx.value("arith.constant", [], ctx.scalar_type(result.type), {"value": splat})
+    if ctx.is_tensor(result.type):
+        attr = ir.DenseElementsAttr(attr).get_splat_value()
+    elt = ctx.element_type(result.type)
+    if is_fp8(elt):
+        value = ctx.const(constant_bits(ir.FloatAttr(attr).value, str(elt)),
+                          ir.IntegerType.get_signless(8))
+    else:
+        value = ctx.value("arith.constant", [], ctx.scalar_type(result.type), {"value": attr})
     return [[value] * ctx.num_registers(result.type)]
 
 

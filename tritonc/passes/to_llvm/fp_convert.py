@@ -3,17 +3,24 @@
 fp8 values are carried as i8 per thread (LLVM has no fp8 types). Conversions are done
 with integer arithmetic on the IEEE bit patterns, the same on sm_80 and sm_90, and
 round once, to nearest-even ("rtne") or toward zero ("rtz"). Out-of-range values follow
-the NVIDIA `satfinite` conversions Triton emits, as the interpreter does:
+the conversions Triton emits on sm_90 (`cvt.rn.satfinite.{e4m3,e5m2}x2.f32` to nearest,
+truncation through fp16 toward zero), as the interpreter does, on every target:
 
 - fp8e4nv (e4m3fn, bias 7), fp8e4b15 (e4m3, bias 15): no infinities; overflow and
   infinities give the largest finite value; 0x7f is NaN.
-- fp8e5 (e5m2, bias 15): finite overflow gives the largest finite value, infinities
-  stay infinite.
+- fp8e5 (e5m2, bias 15): to nearest, overflow and infinities give the largest finite
+  value (`satfinite`); toward zero, finite overflow gives the largest finite value and
+  infinities stay infinite.
 - bf16 and fp16 from fp32 toward zero: overflow gives the largest finite value.
+
+An fp64 source is first rounded toward zero to fp32 when the result is rounded toward
+zero (the two truncations make one); fp64 never meets fp8 here (the language converts
+through fp32). fp8 constants become their bits (`constant_bits`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
@@ -96,7 +103,7 @@ def encode(ctx: LoweringContext, value, fmt: Format, rounding: str):
     is_nan = _cmp(ctx, "ugt", mag, c(0x7F800000))
     saturate = not fmt.has_inf or rounding == "rtz" or fmt.width == 8
     out = _select(ctx, too_big, c(fmt.max_bits if saturate else fmt.inf_bits), out)
-    if fmt.has_inf:
+    if fmt.has_inf and (fmt.width != 8 or rounding == "rtz"):
         out = _select(ctx, is_inf, c(fmt.inf_bits), out)
     out = _select(ctx, is_nan, c(fmt.nan_bits), out)
     out = ctx.binop("arith.ori", out, sign)
@@ -128,14 +135,69 @@ def decode(ctx: LoweringContext, bits, fmt: Format):
     return ctx.value("arith.bitcast", [ctx.binop("arith.ori", out, sign)], f32)
 
 
-def _to_f32(ctx: LoweringContext, value, name: str):
-    if name in ("f8E4M3FN", "f8E4M3B11FNUZ", "f8E5M2"):
+FP8_NAMES = ("f8E4M3FN", "f8E4M3B11FNUZ", "f8E5M2")
+
+
+def is_fp8(ty) -> bool:
+    """Whether the MLIR type `ty` is one of the fp8 element types tritonc computes on."""
+    return str(ty) in FP8_NAMES
+
+
+def decode_bits(bits: int, fmt: Format) -> float:
+    """The value of the bit pattern `bits` of `fmt` (a Python float; NaN for NaN)."""
+    sign = -1.0 if bits >> (fmt.width - 1) & 1 else 1.0
+    exp = bits >> fmt.mbits & fmt.exp_max
+    man = bits & ((1 << fmt.mbits) - 1)
+    magnitude = bits & ((1 << (fmt.width - 1)) - 1)
+    if magnitude == fmt.nan_bits or (fmt.has_inf and exp == fmt.exp_max and man):
+        return float("nan")
+    if fmt.has_inf and exp == fmt.exp_max:
+        return sign * float("inf")
+    if exp == 0:
+        return sign * man * 2.0 ** (1 - fmt.bias - fmt.mbits)
+    return sign * (man + (1 << fmt.mbits)) * 2.0 ** (exp - fmt.bias - fmt.mbits)
+
+
+def constant_bits(value: float, name: str) -> int:
+    """The bits of the fp8 value `value` (exactly representable in format `name`, as the
+    constant attributes of an fp8 type are)."""
+    fmt = FORMATS[name]
+    if value != value:
+        return fmt.nan_bits
+    for bits in range(1 << fmt.width):
+        decoded = decode_bits(bits, fmt)
+        if decoded == value and math.copysign(1.0, decoded) == math.copysign(1.0, value):
+            return bits
+    raise ValueError(f"{value!r} is not a value of {name}")
+
+
+def _to_f32(ctx: LoweringContext, value, name: str, rounding: str = "rtne"):
+    if name in FP8_NAMES:
         return decode(ctx, value, FORMATS[name])
     if name == "f32":
         return value
     if name == "f64":
+        if rounding == "rtz":
+            return ctx.call_extern("__nv_double2float_rz", [value], ir.F32Type.get())
         return ctx.value("arith.truncf", [value], ir.F32Type.get())
     return ctx.value("arith.extf", [value], ir.F32Type.get())
+
+
+def to_f32(ctx: LoweringContext, value, ty):
+    """The f32 value of the register `value` of element type `ty` (fp8 as its bits)."""
+    return _to_f32(ctx, value, str(ty))
+
+
+def from_f32(ctx: LoweringContext, value, ty):
+    """The f32 `value` rounded to nearest-even into element type `ty` (fp8: its bits)."""
+    name = str(ty)
+    if name in FP8_NAMES:
+        return encode(ctx, value, FORMATS[name], "rtne")
+    if name == "f32":
+        return value
+    if name == "f64":
+        return ctx.value("arith.extf", [value], ty)
+    return ctx.value("arith.truncf", [value], ty)
 
 
 @lowering("tt.fp_to_fp")
@@ -147,7 +209,7 @@ def lower_fp_to_fp(ctx: LoweringContext, op) -> list:
     dst_ty = ctx.scalar_type(result.type)
     out = []
     for reg in ctx.get(src):
-        value = _to_f32(ctx, reg, src_name)
+        value = _to_f32(ctx, reg, src_name, rounding)
         if dst_name in FORMATS and (dst_name.startswith("f8") or rounding == "rtz"):
             encoded = encode(ctx, value, FORMATS[dst_name], rounding)
             if not dst_name.startswith("f8"):

@@ -22,7 +22,7 @@ EVICT = {"": "", "evict_normal": "", "evict_first": ".L1::evict_first",
 
 def gep(ctx: LoweringContext, ptr, offset, ptr_type):
     """ptr + offset elements of the pointee of `ptr_type` (a tt pointer or tensor of them)."""
-    pointee = ir.Type.parse(pointee_text(ctx.element_type(ptr_type))[0])
+    pointee = ctx.scalar_type(ir.Type.parse(pointee_text(ctx.element_type(ptr_type))[0]))
     return ctx.value("llvm.getelementptr", [ptr, offset], ctx.scalar_type(ptr_type), {
         "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
         "elem_type": ir.TypeAttr.get(pointee)})
