@@ -6,7 +6,9 @@ In: an MLIR module (text or `ir.Module`) holding one `gpu.module` whose kernel i
 
 Steps:
   1. `lower_to_llvm_dialect`: the upstream passes in `LLVM_DIALECT_PASSES` (a no-op on a
-     module that is already in the LLVM/NVVM dialects);
+     module that is already in the LLVM/NVVM dialects), then `check_llvm_types`
+     (type_guard.py): a type LLVM has no equivalent for is a CompilationError, where the
+     translation of step 3 would abort the process;
   2. `mark_functions`: the `contract` fast-math flag on every float multiply, add and
      subtract when fp fusion is on (so the NVPTX back end fuses a*b+c into `fma.rn`, as
      Triton's `enable_fp_fusion` does), and the target chip as each function's
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING
 import llvmlite.binding as llvm
 
 from tritonc.backends.cuda import parse_arch, tools
+from tritonc.backends.cuda.type_guard import check_llvm_types
 from tritonc.compiler import mlir_loader
 
 if TYPE_CHECKING:
@@ -145,6 +148,7 @@ def mlir_to_llvm_ir(mlir_module: str | ir.Module, kernel_name: str, arch: int | 
         module = mlir_module.operation.clone()
     with context:
         lower_to_llvm_dialect(module)
+        check_llvm_types(module, kernel_name)
         mark_functions(module, _chip(arch), fp_fusion)
         bitcode = _bitcode(module, _chip(arch), version)
     return optimize_llvm_ir(bitcode, kernel_name, arch, version)

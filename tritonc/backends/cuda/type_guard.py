@@ -1,0 +1,79 @@
+"""A check, before LLVM translation, that every type in an LLVM-dialect module has an
+LLVM IR equivalent.
+
+MLIR's translation to LLVM IR aborts the process (it does not raise) on a type it cannot
+map, such as an fp8 float (`f8E4M3FN`) or a `tensor<...>` left behind by a lowering.
+`check_llvm_types` walks the module first (op operand, result and block-argument types,
+and the types inside attributes such as a GEP's `elem_type`) and raises a
+`CompilationError` naming the kernel, the type and the kernel source line of the op.
+
+In: an LLVM-dialect module (after `LLVM_DIALECT_PASSES`). Out: nothing, or the error.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+from types import SimpleNamespace
+
+from tritonc.compiler.errors import CompilationError
+
+# Types with no LLVM IR equivalent: the narrow floats, tf32 and types of higher dialects.
+_BAD_TYPE = re.compile(r"\b(f8E\w+|f6E\w+|f4E\w+|tf32)\b|tensor<|memref<|!tt\.|!ttg\.")
+# In attributes only the narrow floats count (a dense constant may be typed tensor<>).
+_BAD_ATTR = re.compile(r"\b(f8E\w+|f6E\w+|f4E\w+)\b")
+_LOC = re.compile(r'loc\("([^"]+)":(\d+):(\d+)')
+
+
+def _error(op, what: str, kernel_name: str) -> CompilationError:
+    message = (f"{what} in '{op.name}' has no LLVM equivalent "
+               "(the CUDA backend cannot lower it)")
+    match = _LOC.search(str(op.location))
+    if match is None:
+        return CompilationError("", None, message, kernel=kernel_name)
+    filename, line, col = match.group(1), int(match.group(2)), int(match.group(3))
+    src = "".join(linecache.getlines(filename))
+    node = SimpleNamespace(lineno=line, col_offset=max(col - 1, 0))
+    return CompilationError(src, node, message, filename=filename, kernel=kernel_name)
+
+
+def check_llvm_types(module, kernel_name: str) -> None:
+    """Raise `CompilationError` if any type in `module` (an `ir.Module` in the LLVM
+    dialect) would make the LLVM translation abort."""
+    from tritonc.compiler import mlir_loader
+
+    ir = mlir_loader.load()
+    verdicts: dict[tuple[str, str], bool] = {}
+
+    def bad(text: str, pattern: re.Pattern) -> bool:
+        key = (pattern.pattern, text)
+        if key not in verdicts:
+            verdicts[key] = pattern.search(text) is not None
+        return verdicts[key]
+
+    found: list[CompilationError] = []
+
+    def visit(op):
+        values = [*op.operands, *op.results]
+        for region in op.regions:
+            for block in region.blocks:
+                values.extend(block.arguments)
+        for value in values:
+            text = str(value.type)
+            if bad(text, _BAD_TYPE):
+                found.append(_error(op, f"the type {text}", kernel_name))
+                return ir.WalkResult.INTERRUPT
+        attributes = op.attributes
+        for name in attributes:
+            attr = attributes[name]
+            if isinstance(attr, ir.StringAttr):
+                continue
+            text = str(attr)
+            if bad(text, _BAD_ATTR):
+                found.append(_error(op, f"the attribute {name} = {text}", kernel_name))
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if found:
+        raise found[0]
