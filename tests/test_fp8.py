@@ -1,0 +1,138 @@
+"""fp8 (fp8e4nv, fp8e5, fp8e4b15) without a GPU: every kernel of fp8_cases.py compiles
+through ptxas for sm_80 and sm_90, and runs in the interpreter against the independent
+numpy reference of the fp8 rounding; a type LLVM cannot translate is a CompilationError."""
+
+from __future__ import annotations
+
+import fp8_cases as C
+import numpy as np
+import pytest
+import torch
+
+import tritonc
+from tritonc.backends.cuda import llvm_to_ptx
+from tritonc.compiler.errors import CompilationError
+
+NAMES = list(C.FORMATS)
+
+
+def _case_id(case) -> str:
+    kernel, signature, constexprs = case
+    wide = signature.get("x_ptr", "").lstrip("*")
+    return f"{kernel.__name__}-{C.FORMATS_BY_DTYPE[constexprs['DT']]}" + (
+        f"-{wide}" if wide != "u8" and wide else "")
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("case", C.compile_cases(), ids=_case_id)
+def test_fp8_kernel_compiles_to_cubin(case, arch):
+    kernel, signature, constexprs = case
+    compiled = tritonc.compile(kernel, signature=signature, constexprs=constexprs,
+                               target=f"cuda:{arch}")
+    assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert f".target sm_{arch}" in compiled.asm["ptx"]
+
+
+@pytest.fixture
+def interpret(monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+
+
+def _poisoned(shape, dtype) -> torch.Tensor:
+    out = torch.empty(shape, dtype=dtype)
+    if dtype == torch.uint8:
+        return out.fill_(0xA5)
+    return out.fill_(float("nan") if dtype.is_floating_point else 0x5A)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_load_and_convert_every_code(interpret, name):
+    rng = np.random.default_rng(1)
+    codes = rng.permutation(np.tile(np.arange(256, dtype=np.uint8), 2))[:509]
+    n = codes.size
+    outs = [_poisoned(n + 3, t) for t in (torch.float32, torch.float16, torch.bfloat16)]
+    C.load_convert[(triton_cdiv(n, C.BLOCK),)](torch.from_numpy(codes), *outs, n,
+                                                DT=C.FORMATS[name][0], BLOCK=C.BLOCK)
+    want = C.decode(codes, name)
+    for out in outs:  # every fp8 value is exact in fp32, fp16 and bf16
+        C.same_floats(out[:n], want)
+        assert torch.isnan(out[n:]).all()  # nothing stored past n
+
+
+@pytest.mark.parametrize("wide", list(C.WIDE))
+@pytest.mark.parametrize("name", NAMES)
+def test_convert_and_store_rounds_to_nearest_even_and_saturates(interpret, name, wide):
+    rng = np.random.default_rng(2)
+    x = C.interesting_inputs(name, wide, rng, 300)
+    n = x.size
+    out = _poisoned(n + 5, torch.uint8)
+    C.convert_store[(triton_cdiv(n, C.BLOCK),)](torch.from_numpy(x).to(C.WIDE[wide][1]), out, n,
+                                                 DT=C.FORMATS[name][0], BLOCK=C.BLOCK)
+    C.same_codes(out[:n].numpy(), C.round_to_codes(x, name), name)
+    assert (out[n:] == 0xA5).all()
+
+
+@pytest.mark.parametrize("value", [-1.25, 0.375, 1.5])
+@pytest.mark.parametrize("name", NAMES)
+def test_constant_blocks(interpret, name, value):
+    n = 203
+    out, out32 = _poisoned(n + 1, torch.uint8), _poisoned(n + 1, torch.float32)
+    C.constants[(triton_cdiv(n, C.BLOCK),)](out, out32, n, VALUE=value, DT=C.FORMATS[name][0],
+                                            BLOCK=C.BLOCK)
+    code = C.round_to_codes(np.array([value]), name)[0]
+    want = np.where(np.arange(n) % 3 == 0, 0, code).astype(np.uint8)
+    np.testing.assert_array_equal(out[:n].numpy(), want)
+    C.same_floats(out32[:n], np.full(n, C.decode(code, name)))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_arithmetic_after_upcast(interpret, name):
+    rng = np.random.default_rng(3)
+    n = 777
+    limit = 16.0 if name != "fp8e4b15" else 1.5
+    xc, yc = (C.finite_codes(name, rng, n, limit) for _ in range(2))
+    out32, out8 = _poisoned(n, torch.float32), _poisoned(n, torch.uint8)
+    C.arithmetic[(triton_cdiv(n, C.BLOCK),)](torch.from_numpy(xc), torch.from_numpy(yc), out32,
+                                             out8, n, DT=C.FORMATS[name][0], BLOCK=C.BLOCK)
+    a, b = (C.decode(c, name).astype(np.float32) for c in (xc, yc))
+    want = (a * b - a + b * np.float32(0.5)).astype(np.float64)
+    np.testing.assert_allclose(out32.numpy(), want, rtol=1e-6, atol=1e-6)
+    C.same_codes(out8.numpy(), C.round_to_codes((a * b).astype(np.float64), name), name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_dot_with_fp32_accumulator(interpret, name):
+    rng = np.random.default_rng(4)
+    m, n, k = C.DOT_SHAPE
+    limit = 8.0 if name != "fp8e4b15" else 1.5
+    ac, bc = C.finite_codes(name, rng, (m, k), limit), C.finite_codes(name, rng, (k, n), limit)
+    c = _poisoned((m, n), torch.float32)
+    grid = (triton_cdiv(m, C.DOT_BLOCK["BM"]), triton_cdiv(n, C.DOT_BLOCK["BN"]))
+    C.dot[grid](torch.from_numpy(ac), torch.from_numpy(bc), c, m, n, k, DT=C.FORMATS[name][0],
+                **C.DOT_BLOCK)
+    a, b = C.decode(ac, name), C.decode(bc, name)
+    want = a @ b
+    scale = np.abs(a) @ np.abs(b)
+    assert np.all(np.abs(c.numpy() - want) <= 1e-6 * scale + 1e-30)
+
+
+def test_fp8_gep_reaching_llvm_is_a_compilation_error():
+    """The shape of the original abort: a GEP over fp8 elements given to the LLVM step."""
+    module = """
+    module attributes {gpu.container_module} {
+      gpu.module @m {
+        llvm.func @k(%p: !llvm.ptr<1>, %i: i32) attributes {nvvm.kernel} {
+          %q = llvm.getelementptr %p[%i] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f8E4M3FN
+          %v = llvm.load %q : !llvm.ptr<1> -> i8
+          llvm.store %v, %p : i8, !llvm.ptr<1>
+          llvm.return
+        }
+      }
+    }"""
+    with pytest.raises(CompilationError, match=r"f8E4M3FN in 'llvm.getelementptr'") as info:
+        llvm_to_ptx.mlir_to_llvm_ir(module, "k", 90)
+    assert info.value.kernel == "k"
+
+
+def triton_cdiv(a: int, b: int) -> int:
+    return (a + b - 1) // b
