@@ -136,3 +136,18 @@ def test_fp8_gep_reaching_llvm_is_a_compilation_error():
 
 def triton_cdiv(a: int, b: int) -> int:
     return (a + b - 1) // b
+
+
+def test_fuzz_cases_with_fp8_inputs_compile(tmp_path, monkeypatch):
+    """The fuzzer's compile mode (`--precompile --fp8`) over its first cases with fp8."""
+    from tests.fuzz.generator import generate
+    from tests.fuzz.reference import FP8
+    from tests.fuzz.runner import precompile
+
+    monkeypatch.setenv("TRITONC_CACHE_DIR", str(tmp_path))
+    cases = [c for c in (generate(seed, fp8=True) for seed in range(120))
+             if set(c.inputs) & set(FP8)][:25]
+    assert len(cases) == 25
+    for case in cases:
+        precompile(case)
+    assert any(tmp_path.rglob("*"))

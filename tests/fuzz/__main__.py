@@ -25,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gpu", action="store_true",
                         help="also compile each kernel for the current CUDA device")
     parser.add_argument("--fp8", action="store_true",
-                        help="with --gpu or --precompile: keep fp8 inputs (their compiled "
-                             "loads crash LLVM today: the process aborts)")
+                        help="with --gpu or --precompile: keep fp8 inputs too (the "
+                             "interpreter-only mode always has them)")
     parser.add_argument("--precompile", action="store_true",
                         help="only compile each kernel for sm_90 into the kernel cache")
     args = parser.parse_args(argv)

@@ -40,7 +40,7 @@ def test_regression(case: Case) -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("seed", GPU_SEEDS)
 def test_compiled_agrees_with_interpreter_and_reference(seed: int) -> None:
-    case = generate(seed, fp8=False)  # compiled fp8 loads crash LLVM (see docs/robustness.md)
+    case = generate(seed)
     outcome = check(case, "cuda")
     assert outcome.ok, f"{outcome.message}\n{source(case)}"
 
