@@ -3,8 +3,8 @@ LLVM IR equivalent.
 
 MLIR's translation to LLVM IR aborts the process (it does not raise) on a type it cannot
 map, such as an fp8 float (`f8E4M3FN`) or a `tensor<...>` left behind by a lowering.
-`check_llvm_types` walks the module first (op operand, result and block-argument types,
-and the types inside attributes such as a GEP's `elem_type`) and raises a
+`check_llvm_types` walks the module first (op result and block-argument types, which
+cover every operand, and the types inside attributes such as a GEP's `elem_type`) and raises a
 `CompilationError` naming the kernel, the type and the kernel source line of the op.
 
 In: an LLVM-dialect module (after `LLVM_DIALECT_PASSES`). Out: nothing, or the error.
@@ -22,6 +22,8 @@ from tritonc.compiler.errors import CompilationError
 _BAD_TYPE = re.compile(r"\b(f8E\w+|f6E\w+|f4E\w+|tf32)\b|tensor<|memref<|!tt\.|!ttg\.")
 # In attributes only the narrow floats count (a dense constant may be typed tensor<>).
 _BAD_ATTR = re.compile(r"\b(f8E\w+|f6E\w+|f4E\w+)\b")
+# The attributes of LLVM-dialect ops that hold types or typed values.
+_TYPED_ATTRIBUTES = ("elem_type", "function_type", "global_type", "value", "var_type")
 _LOC = re.compile(r'loc\("([^"]+)":(\d+):(\d+)')
 
 
@@ -54,7 +56,9 @@ def check_llvm_types(module, kernel_name: str) -> None:
     found: list[CompilationError] = []
 
     def visit(op):
-        values = [*op.operands, *op.results]
+        # every operand is some op's result or a block argument: results and arguments
+        # cover all values
+        values = list(op.results)
         for region in op.regions:
             for block in region.blocks:
                 values.extend(block.arguments)
@@ -64,14 +68,12 @@ def check_llvm_types(module, kernel_name: str) -> None:
                 found.append(_error(op, f"the type {text}", kernel_name))
                 return ir.WalkResult.INTERRUPT
         attributes = op.attributes
-        for name in attributes:
-            attr = attributes[name]
-            if isinstance(attr, ir.StringAttr):
-                continue
-            text = str(attr)
-            if bad(text, _BAD_ATTR):
-                found.append(_error(op, f"the attribute {name} = {text}", kernel_name))
-                return ir.WalkResult.INTERRUPT
+        for name in _TYPED_ATTRIBUTES:
+            if name in attributes:
+                text = str(attributes[name])
+                if bad(text, _BAD_ATTR):
+                    found.append(_error(op, f"the attribute {name} = {text}", kernel_name))
+                    return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)

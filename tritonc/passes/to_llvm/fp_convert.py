@@ -200,15 +200,74 @@ def from_f32(ctx: LoweringContext, value, ty):
     return ctx.value("arith.truncf", [value], ty)
 
 
+# Formats with conversion instructions from sm_89 on (PTX `cvt` with `.e4m3x2`/`.e5m2x2`).
+NATIVE = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
+NATIVE_ARCH = 89
+
+
+def _asm(ctx: LoweringContext, text: str, args: list, constraints: str, ty):
+    return ctx.value("llvm.inline_asm", args, ty, {
+        "asm_string": ir.StringAttr.get(text), "constraints": ir.StringAttr.get(constraints)})
+
+
+def _pairs(values: list) -> list[tuple]:
+    """Consecutive registers two by two (the last one twice when their number is odd)."""
+    return [(values[i], values[min(i + 1, len(values) - 1)]) for i in range(0, len(values), 2)]
+
+
+def native_encode(ctx: LoweringContext, values: list, kind: str) -> list:
+    """f32 `values` -> fp8 bits with `cvt.rn.satfinite.<kind>x2.f32`, two per instruction
+    (the first of a pair in the low byte)."""
+    i8, i16 = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(16)
+    out = []
+    for lo, hi in _pairs(values):
+        packed = _asm(ctx, f"cvt.rn.satfinite.{kind}x2.f32 $0, $2, $1;", [lo, hi], "=h,f,f", i16)
+        out.append(ctx.value("arith.trunci", [packed], i8))
+        high = ctx.binop("arith.shrui", packed, ctx.const(8, i16))
+        out.append(ctx.value("arith.trunci", [high], i8))
+    return out[:len(values)]
+
+
+def native_decode(ctx: LoweringContext, bits: list, kind: str) -> list:
+    """fp8 `bits` -> f16 values (exact) with `cvt.rn.f16x2.<kind>x2`, two per instruction."""
+    i16, i32, f16 = (ir.IntegerType.get_signless(16), ctx.i32_type(), ir.F16Type.get())
+    out = []
+    for lo, hi in _pairs(bits):
+        high = ctx.binop("arith.shli", ctx.value("arith.extui", [hi], i16), ctx.const(8, i16))
+        packed = ctx.binop("arith.ori", ctx.value("arith.extui", [lo], i16), high)
+        halves = _asm(ctx, f"cvt.rn.f16x2.{kind}x2 $0, $1;", [packed], "=r,h", i32)
+        for word in (halves, ctx.binop("arith.shrui", halves, ctx.i32(16))):
+            out.append(ctx.value("arith.bitcast", [ctx.value("arith.trunci", [word], i16)], f16))
+    return out[:len(bits)]
+
+
+def _from_f16(ctx: LoweringContext, value, dst_name: str, dst_ty):
+    if dst_name == "f16":
+        return value
+    wide = ctx.value("arith.extf", [value], ir.F32Type.get())
+    if dst_name == "bf16":
+        return ctx.value("arith.truncf", [wide], dst_ty)  # exact: fp8 values fit bf16
+    return wide if dst_name == "f32" else ctx.value("arith.extf", [wide], dst_ty)
+
+
 @lowering("tt.fp_to_fp")
 def lower_fp_to_fp(ctx: LoweringContext, op) -> list:
+    """Conversions from and to fp8 of the formats in `NATIVE` use the hardware's from
+    sm_89 on (`NATIVE_ARCH`), which round as `encode` does; others go through f32 bits."""
     src, result = op.operands[0], op.results[0]
     src_name = str(ctx.element_type(src.type))
     dst_name = str(ctx.element_type(result.type))
     rounding = ir.StringAttr(op.attributes["rounding"]).value or "rtne"
     dst_ty = ctx.scalar_type(result.type)
+    regs = ctx.get(src)
+    wide = ("f16", "bf16", "f32")
+    if ctx.arch >= NATIVE_ARCH and src_name in NATIVE and dst_name in (*wide, "f64"):
+        halves = native_decode(ctx, regs, NATIVE[src_name])
+        return [[_from_f16(ctx, h, dst_name, dst_ty) for h in halves]]
+    if ctx.arch >= NATIVE_ARCH and dst_name in NATIVE and src_name in wide and rounding == "rtne":
+        return [native_encode(ctx, [_to_f32(ctx, r, src_name) for r in regs], NATIVE[dst_name])]
     out = []
-    for reg in ctx.get(src):
+    for reg in regs:
         value = _to_f32(ctx, reg, src_name, rounding)
         if dst_name in FORMATS and (dst_name.startswith("f8") or rounding == "rtz"):
             encoded = encode(ctx, value, FORMATS[dst_name], rounding)
