@@ -26,7 +26,7 @@ core path (mma.sync) takes the shapes and types it supports.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
-from tritonc.passes.to_llvm.fp_convert import FORMATS, decode
+from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
@@ -36,7 +36,10 @@ from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 def _widen(ctx: LoweringContext, value, elt_name: str, acc_ty):
     """An operand element in the accumulator's arithmetic type."""
-    if elt_name.startswith("f8"):
+    if elt_name in NATIVE and ctx.arch >= NATIVE_ARCH:
+        value = ctx.value("arith.extf", [native_decode(ctx, [value], NATIVE[elt_name])[0]],
+                          ir.F32Type.get())
+    elif elt_name.startswith("f8"):
         value = decode(ctx, value, FORMATS[elt_name])
     if value.type == acc_ty:
         return value
