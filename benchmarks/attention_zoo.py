@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -26,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from run import load_kernels  # noqa: E402
+from run import finish_row, load_kernels, print_geomean  # noqa: E402
 
 from tritonc.testing import do_bench  # noqa: E402
 
@@ -107,15 +106,10 @@ def main() -> None:
                             except Exception as e:  # report, go on
                                 row[name] = None
                                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
-                        mine, theirs = row.get("tritonc"), row.get("triton")
-                        row["ratio"] = mine / theirs if mine and theirs else None
+                        finish_row(row, flavours)
                         rows.append(row)
                         _print(row)
-    ratios = [r["ratio"] for r in rows if r["ratio"]]
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"geomean tritonc / Triton over {len(ratios)} rows: {geo:.2f}; "
-              f"lowest {min(ratios):.2f}")
+    print_geomean(rows)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
 
@@ -128,9 +122,6 @@ def _print(row: dict) -> None:
           f"{'causal' if row['causal'] else 'full  '} {row['source']:14} "
           f"tritonc {fmt(row.get('tritonc'))} Triton {fmt(row.get('triton'))} "
           f"SDPA {fmt(row['sdpa'])} ratio {row['ratio'] or 0:.2f}", flush=True)
-    for name in ("tritonc", "triton"):
-        if f"{name}_error" in row:
-            print(f"    {name}: {row[f'{name}_error']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from run import load_kernels  # noqa: E402
+from run import finish_row, load_kernels, print_geomean  # noqa: E402
 
 from tritonc.testing import do_bench  # noqa: E402
 
@@ -175,15 +175,10 @@ def main() -> None:
                             except Exception as e:  # report, go on
                                 row[name] = None
                                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
-                        mine, theirs = row.get("tritonc"), row.get("triton")
-                        row["ratio"] = mine / theirs if mine and theirs else None
+                        finish_row(row, flavours)
                         rows.append(row)
                         _print(row)
-    ratios = [r["ratio"] for r in rows if r["ratio"]]
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"geomean tritonc / Triton over {len(ratios)} rows: {geo:.2f}; "
-              f"lowest {min(ratios):.2f}")
+    print_geomean(rows)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1))
 
@@ -195,9 +190,6 @@ def _print(row: dict) -> None:
     print(f"{row['dtype']:4} {row['size']:5} A {row['a']} B {row['b']} {row['source']:14} "
           f"{row['tile']:10} tritonc {fmt(row.get('tritonc'))} Triton {fmt(row.get('triton'))} "
           f"cuBLAS {fmt(row['cublas'])} ratio {row['ratio'] or 0:.2f}", flush=True)
-    for name in ("tritonc", "triton"):
-        if f"{name}_error" in row:
-            print(f"    {name}: {row[f'{name}_error']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -60,6 +61,18 @@ def finish_row(row: dict, flavours) -> None:
     for flavour in flavours:
         if f"{flavour}_error" in row:
             print(f"    {flavour}: {row[f'{flavour}_error']}")
+
+
+def print_geomean(rows: list[dict]) -> float | None:
+    """Print and return the geomean of the rows' ratios tritonc / Triton (None: no ratio)."""
+    ratios = [r["ratio"] for r in rows if r.get("ratio")]
+    if not ratios:
+        print("no ratios")
+        return None
+    geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"geomean tritonc / Triton over {len(ratios)} rows: {geomean:.3f}; "
+          f"lowest {min(ratios):.2f}")
+    return geomean
 
 
 def copy_bandwidth() -> float:

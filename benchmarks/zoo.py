@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
@@ -669,7 +668,7 @@ def copy_bandwidth() -> float:
 
 
 def main() -> None:
-    from run import finish_row, load_kernels
+    from run import finish_row, load_kernels, print_geomean
 
     from tritonc.testing import do_bench
 
@@ -718,13 +717,7 @@ def main() -> None:
         print(f"{case.name[:58]:58} {fmt(row['tritonc'], '8.0f')} {fmt(row['triton'], '8.0f')} "
               f"{fmt(row['fraction_of_copy'], '5.2f')} {fmt(row['ratio'], '6.2f')} "
               f"{compile_s:>10}", flush=True)
-        for flavour in flavours:
-            if f"{flavour}_error" in row:
-                print(f"    {flavour}: {row[f'{flavour}_error']}")
-    ratios = [r["ratio"] for r in rows if r.get("ratio")]
-    geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else None
-    print(f"geomean tritonc / Triton over {len(ratios)} cases: "
-          f"{geomean:.3f}" if geomean else "no ratios")
+    geomean = print_geomean(rows)
     Path(args.out).write_text(json.dumps({"copy_gbps": copy, "geomean": geomean, "rows": rows},
                                          indent=1))
 

@@ -26,12 +26,12 @@ def scale(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def column_sums(x_ptr, out_ptr, R: tl.constexpr, C: tl.constexpr):
-    # a reduction along axis 0 goes through shared memory: R * C * 4 bytes (> 48 KB here)
-    rows = tl.arange(0, R)[:, None]
-    cols = tl.arange(0, C)[None, :]
-    x = tl.load(x_ptr + rows * C + cols)
-    tl.store(out_ptr + tl.arange(0, C), tl.sum(x, axis=0))
+def transpose_tile(x_ptr, out_ptr, R: tl.constexpr, C: tl.constexpr):
+    # a transpose moves the tile through shared memory: R * C * 4 bytes (> 48 KB here)
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    x = tl.load(x_ptr + r[:, None] * C + c[None, :])
+    tl.store(out_ptr + c[:, None] * R + r[None, :], tl.trans(x))
 
 
 @pytest.mark.gpu
@@ -68,10 +68,10 @@ def test_kernel_with_more_than_48_kb_of_shared_memory():
     import torch
 
     x = torch.randn(128, 128, device="cuda")
-    out = torch.full((128,), float("nan"), device="cuda")
-    column_sums[(1,)](x, out, R=128, C=128, num_warps=4)
-    torch.testing.assert_close(out, x.sum(0), atol=1e-4, rtol=1e-4)
-    compiled = column_sums.warmup(x, out, R=128, C=128, num_warps=4)
+    out = torch.full((128, 128), float("nan"), device="cuda")
+    transpose_tile[(1,)](x, out, R=128, C=128, num_warps=4)
+    torch.testing.assert_close(out, x.T.contiguous())
+    compiled = transpose_tile.warmup(x, out, R=128, C=128, num_warps=4)
     assert compiled.metadata["shared"] > 48 * 1024
 
 

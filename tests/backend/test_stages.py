@@ -234,3 +234,12 @@ def test_cli_options_reach_the_compiler(tmp_path):
     assert "fadd contract" in (tmp_path / "add_kernel.sm_90.llir").read_text()
     bad = CliRunner().invoke(main, [*args, "--maxnreg", "8"])
     assert bad.exit_code == 2 and "--maxnreg must be" in bad.output
+
+
+def test_the_conversion_switch_joins_the_backend_hash(monkeypatch):
+    from tritonc.backends.base import Target
+
+    monkeypatch.delenv("TRITONC_PLANNED_CONVERSIONS", raising=False)
+    planned = get_backend(Target("cuda", 90)).hash()
+    monkeypatch.setenv("TRITONC_PLANNED_CONVERSIONS", "0")
+    assert get_backend(Target("cuda", 90)).hash() != planned

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tritonc.backends.base import Backend, Stage
-from tritonc.backends.cuda.options import CUDAOptions
+from tritonc.backends.cuda.options import CUDAOptions, planned_conversions
 
 
 class CUDABackend(Backend):
@@ -35,5 +35,5 @@ class CUDABackend(Backend):
         }
 
     def hash(self) -> str:
-        return f"cuda:{self.target.arch}"
+        return f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
 

@@ -15,11 +15,20 @@ a bad value (`num_warps=3`) fails where it was given, with its name and the allo
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 THREADS_PER_WARP = 32
+
+
+def planned_conversions() -> bool:
+    """Whether layout conversions are lowered from their plan (`passes/to_llvm/convert.py`);
+    `TRITONC_PLANNED_CONVERSIONS=0` brings back the older exchange, to isolate a fault. It
+    changes the code, so it joins the backend's hash and with it every cache key."""
+    return os.environ.get("TRITONC_PLANNED_CONVERSIONS", "1").lower() not in (
+        "0", "false", "no", "off")
 
 
 def _is_int(value: Any) -> bool:

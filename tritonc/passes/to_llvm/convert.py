@@ -28,10 +28,10 @@ planned path off.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Sequence
 from typing import Protocol
 
+from tritonc.backends.cuda.options import planned_conversions
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.ttgir.layout_conversion import (
     BARRIER_COST,
@@ -44,8 +44,7 @@ from tritonc.passes.ttgir.layout_conversion import (
 )
 from tritonc.passes.ttgir.linear_layout import LinearLayout
 
-ENABLED = os.environ.get("TRITONC_PLANNED_CONVERSIONS", "1").lower() not in (
-    "0", "false", "no", "off")
+ENABLED = planned_conversions()
 
 _REMAT_DEPTH = 6  # as deep as `shape.rematerialize` recomputes a definition
 
