@@ -156,3 +156,18 @@ def test_fuzz_cases_with_fp8_inputs_compile(tmp_path, monkeypatch):
     for case in cases:
         precompile(case)
     assert any(tmp_path.rglob("*"))
+
+
+@tritonc.jit
+def _to_amd_fp8(x_ptr, y_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs).to(tl.float8e4b8).to(tl.float32))
+
+
+@pytest.mark.parametrize("signature, where", [
+    ({"x_ptr": "*fp32", "y_ptr": "*fp32"}, "to: fp8e4b8 has no encoding in the CUDA backend"),
+    ({"x_ptr": "*fp8e5b16", "y_ptr": "*fp32"},
+     "signature: fp8e5b16 has no encoding in the CUDA backend")])
+def test_amd_fp8_formats_are_a_compilation_error(signature, where):
+    with pytest.raises(CompilationError, match=where):
+        tritonc.compile(_to_amd_fp8, signature, {}, target="cuda:90")

@@ -112,8 +112,11 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
             raise _signature_error(fn, f"argument {p.name!r} is missing from the signature")
     with context:
         builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
-    func_op, args = builder.function(fn.__name__, arg_types, "public",
-                                     arg_attrs if any(arg_attrs) else None)
+    try:
+        func_op, args = builder.function(fn.__name__, arg_types, "public",
+                                         arg_attrs if any(arg_attrs) else None)
+    except TypeError as e:
+        raise _signature_error(fn, f"signature: {e}") from None
     values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args, strict=False))
     for name in runtime_params:
         scope[name] = rebuild_value(spec.signature[name], values)

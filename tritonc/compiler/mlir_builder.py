@@ -57,6 +57,9 @@ class MLIRBuilder:
             elif isinstance(ty, T.tensor_descriptor_type):
                 out = ir.Type.parse(f"!tt.tensordesc<{self.ir_type(ty.block_type)}>")
             else:
+                if ty.name not in SCALAR_TYPES:
+                    raise TypeError(f"{ty.name} has no encoding in the CUDA backend (types: "
+                                    f"{', '.join(SCALAR_TYPES)})")
                 out = ir.Type.parse(SCALAR_TYPES[ty.name])
         self._type_cache[ty] = out
         return out
