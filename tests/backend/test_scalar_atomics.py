@@ -164,6 +164,25 @@ def test_every_scalar_atomic_passes_ptxas(op: str, ty: str, arch: int) -> None:
         assert body.count("atom.") == 1
 
 
+def test_same_kernels_interpreted() -> None:
+    interpret = triton.jit(interpret=True)
+    counter = np.array([5], np.int32)
+    interpret(cas_increment.fn)[(13,)](counter, ITERS=3)
+    assert counter[0] == 5 + 13 * 3
+    lock, count = np.zeros(1, np.int32), np.array([41], np.int32)
+    interpret(spin_lock_counter.fn)[(9,)](lock, count)
+    assert (lock[0], count[0]) == (0, 50)
+    programs, block = 11, 16
+    counter = np.zeros(1, np.int32)
+    order = np.full(programs, -1, np.int32)
+    rows = np.full((programs, block), -1, np.int32)
+    interpret(ticket.fn)[(programs,)](counter, order, rows, BLOCK=block)
+    np.testing.assert_array_equal(np.sort(order), np.arange(programs))
+    expect = np.empty((programs, block), np.int32)
+    expect[order] = np.arange(programs, dtype=np.int32)[:, None]
+    np.testing.assert_array_equal(rows, expect)
+
+
 # -- on the GPU ----------------------------------------------------------------------------
 
 @pytest.mark.gpu
