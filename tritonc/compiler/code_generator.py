@@ -38,6 +38,16 @@ class KernelReturn(Exception):
     """Unwinds a concrete walk at `return` (the interpreter's early exit)."""
 
 
+_INLINE = object()  # call_noinline's answer for a function it leaves to be inlined
+
+
+def _has_descriptor(values) -> bool:
+    """Whether any of `values` (or an item of a tuple among them) is a tensor descriptor."""
+    values = [_unwrap(v) for v in values]
+    return any(_has_descriptor(v) if isinstance(v, tuple)
+               else isinstance(v, tl_builtins.tensor_descriptor) for v in values)
+
+
 class BoundJIT:
     """A standard-library function reached as a tensor method (`x.sum(0)`)."""
 
@@ -110,6 +120,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         self.returned = False
         self.ret_value: Any = None
         self.in_tail = False  # the statement being visited ends the function
+        self.if_continuation: list[ast.stmt] = []  # the statements after the `if` visited next
         self.return_node: ast.Return | None = None
         self.statically_implemented = {
             "static_assert": tl_builtins.static_assert, "static_print": tl_builtins.static_print,
@@ -205,21 +216,22 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
 
     # -- statements ------------------------------------------------------------------------
     def visit_block(self, stmts: list[ast.stmt], tail: bool = False) -> None:
-        """Visit a statement list; a runtime `if` that returns takes the rest as its else.
+        """Visit a statement list; an `if` that may return takes the rest of the list
+        into each of its branches (a branch that returns never reaches it), so
+        `if c: return` followed by more code is `if c: return else: <the rest>`.
 
         `tail` says the list ends the function, so falling off its end returns None.
         """
         for i, stmt in enumerate(stmts):
             if self.returned:
                 return
-            if (isinstance(stmt, ast.If) and not stmt.orelse and self.contains_return(stmt.body)
-                    and i + 1 < len(stmts)):
-                rewritten = ast.If(test=stmt.test, body=stmt.body, orelse=stmts[i + 1:])
-                ast.copy_location(rewritten, stmt)
+            rest = stmts[i + 1:]
+            if isinstance(stmt, ast.If) and rest and self.contains_return([stmt]):
                 self.in_tail = tail
-                self.visit(rewritten)
+                self.if_continuation = rest
+                self.visit(stmt)
                 return
-            self.in_tail = tail and i == len(stmts) - 1
+            self.in_tail = tail and not rest
             self.visit(stmt)
 
     @staticmethod
@@ -399,8 +411,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         known = self.static_condition(cond)
         if known is not None:
             return self.visit(node.body if known else node.orelse)
-        return self.semantic.where(cond, _unwrap(self.visit(node.body)),
-                                   _unwrap(self.visit(node.orelse)))
+        return self.runtime_ifexp(node, cond)
 
     def visit_Tuple(self, node: ast.Tuple) -> tuple:
         return tuple(self.visit(e) for e in node.elts)
@@ -605,8 +616,14 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             # Triton (its fused-attention tutorial passes offsets that way).
             scope[p.name] = value if isinstance(value, (tensor, constexpr, tuple)) or \
                 value is None else constexpr(value)
-        if fn.noinline and not self.builder.concrete:
-            return self.call_noinline(fn, scope, node)
+        if fn.noinline and not self.builder.concrete and not _has_descriptor(scope.values()):
+            result = self.call_noinline(fn, scope, node)
+            if result is not _INLINE:
+                return result
+        return self.call_inlined(fn, scope, node)
+
+    def call_inlined(self, fn: JITFunction, scope: dict, node: ast.AST | None) -> Any:
+        """Walk `fn`'s body into the current function with `scope` as its arguments."""
         callee = CodeGenerator(fn, self.semantic, scope)
         try:
             callee.visit(fn.parse())
@@ -617,7 +634,12 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         return callee.ret_value
 
     def call_noinline(self, fn: JITFunction, scope: dict, node: ast.AST | None) -> Any:
-        """Emit `fn` once per argument types and constexpr values as a private func.func."""
+        """Emit `fn` once per argument types and constexpr values as a private func.func.
+
+        A tensor descriptor is made and used in one function (its lowering reads the
+        `tt.make_tensor_descriptor` that built it), so a function that returns one is
+        not emitted: the answer is `_INLINE`, and the call is inlined instead.
+        """
         from tritonc.compiler.mlir_builder import name_prefix
 
         tensors = {k: v for k, v in scope.items() if isinstance(v, tensor)}
@@ -643,12 +665,19 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                 raise self.error(node, f"in call to {fn.__name__}: {e.message}") from e
             ret = callee.ret_value
             outs = list(ret) if isinstance(ret, tuple) else ([] if ret is None else [ret])
+            if _has_descriptor(outs):
+                func_op.operation.erase()
+                builder.ip = saved_ip
+                cache[key] = _INLINE
+                return _INLINE
             if any(not isinstance(o, tensor) for o in outs):
                 raise self.error(node, f"noinline function {fn.__name__} must return tensors")
             builder.set_result_types(func_op, [o.type for o in outs])
             builder.return_([o.handle for o in outs])
             builder.ip = saved_ip
             cache[key] = (symbol, [o.type for o in outs], isinstance(ret, tuple))
+        if cache[key] is _INLINE:
+            return _INLINE
         symbol, types, is_tuple = cache[key]
         results = builder.call(symbol, [v.handle for v in tensors.values()], types)
         outs = [tensor(h, t) for h, t in zip(results, types, strict=False)]

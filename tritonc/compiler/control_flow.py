@@ -67,19 +67,25 @@ class ControlFlowMixin:
 
     # -- if ----------------------------------------------------------------------------------
     def visit_If(self, node: ast.If) -> None:
+        rest, self.if_continuation = self.if_continuation, []
+        body, orelse = node.body + rest, node.orelse + rest
+        tail = self.in_tail
         cond = self.visit(node.test)
         known = self.static_condition(cond)
-        tail = self.in_tail
         if known is not None:
-            self.visit_block(node.body if known else node.orelse, tail)
+            self.visit_block(body if known else orelse, tail)
             return
+        cond = self.scalar_condition(cond, node.test, "an `if`")
+        self._runtime_if(node, cond, body, orelse, tail)
+
+    def scalar_condition(self, cond: tensor, node: ast.AST, what: str) -> tensor:
+        """A runtime condition as an i1 scalar (a one-element tensor gives its element)."""
         if cond.type.is_block() and cond.type.numel == 1:
-            cond = self.call_function(tl_standard.item, [cond], {}, node.test)
+            cond = self.call_function(tl_standard.item, [cond], {}, node)
         if cond.type.is_block():
-            raise self.error(node.test, "the condition of an `if` must be a scalar, got a "
+            raise self.error(node, f"the condition of {what} must be a scalar, got a "
                              f"tensor of shape {list(cond.shape)}")
-        cond = self.semantic.cast(cond, T.int1)
-        self._runtime_if(node, cond, tail)
+        return self.semantic.cast(cond, T.int1)
 
     def _visit_branch(self, stmts: list[ast.stmt], block, before: dict,
                       tail: bool) -> tuple[dict, bool, Any]:
@@ -91,16 +97,17 @@ class ControlFlowMixin:
         self.visit_block(stmts, tail)
         return self.lscope, self.returned, self.ret_value
 
-    def _runtime_if(self, node: ast.If, cond: tensor, tail: bool) -> None:
+    def _runtime_if(self, node: ast.If, cond: tensor, body: list[ast.stmt],
+                    orelse: list[ast.stmt], tail: bool) -> None:
         from tritonc.compiler.mlir_builder import ir
 
         builder = self.builder
         before = dict(self.lscope)
         saved_ip = builder.ip
         scratch = builder.if_op(cond.handle, [], has_else=True)
-        then_scope, then_ret, then_value = self._visit_branch(node.body, scratch.then_block, before,
+        then_scope, then_ret, then_value = self._visit_branch(body, scratch.then_block, before,
                                                               tail)
-        else_scope, else_ret, else_value = self._visit_branch(node.orelse, scratch.else_block,
+        else_scope, else_ret, else_value = self._visit_branch(orelse, scratch.else_block,
                                                               before, tail)
         builder.ip = saved_ip
         if then_ret != else_ret and tail and then_value is None and else_value is None:
@@ -109,9 +116,10 @@ class ControlFlowMixin:
         if then_ret != else_ret:
             raise self.error(node, "inside a runtime `if`, either both branches return or "
                              "neither does")
-        names = [n for n in then_scope if n in else_scope and isinstance(then_scope[n], tensor)
-                 and isinstance(else_scope[n], tensor)
-                 and (then_scope[n] is not before.get(n) or else_scope[n] is not before.get(n))]
+        names = [] if then_ret else [
+            n for n in then_scope if n in else_scope and isinstance(then_scope[n], tensor)
+            and isinstance(else_scope[n], tensor)
+            and (then_scope[n] is not before.get(n) or else_scope[n] is not before.get(n))]
         for n in names:
             if then_scope[n].type != else_scope[n].type:
                 raise self.error(node, f"variable {n!r} has type {then_scope[n].type} in the "
@@ -122,6 +130,10 @@ class ControlFlowMixin:
         if then_ret:
             then_outs, ret_template = self._flatten_return(then_value, node)
             else_outs, _ = self._flatten_return(else_value, node)
+            if len(then_outs) != len(else_outs):
+                raise self.error(node, f"the branches return {len(then_outs)} and "
+                                 f"{len(else_outs)} values: every path through a function "
+                                 "must return the same number of values")
             for a, b in zip(then_outs, else_outs, strict=False):
                 if a.type != b.type:
                     raise self.error(node, f"the branches return different types ({a.type} "
@@ -145,6 +157,51 @@ class ControlFlowMixin:
         self.returned = then_ret
         if then_ret:
             self.ret_value = self._unflatten_return(ret_template, results[len(names):])
+
+    def runtime_ifexp(self, node: ast.IfExp, cond: tensor) -> Any:
+        """`a if c else b` on a runtime `c`: each side is built inside its branch of an
+        `scf.if`, so only the taken side runs; sides without a value (calls such as
+        `tl.store`) make an `scf.if` without results. Sides of different types, and
+        any condition that is a tensor of several elements, compute both sides and
+        combine them with `tl.where`, which promotes and broadcasts."""
+        from tritonc.compiler.mlir_builder import ir
+
+        if cond.type.is_block() and cond.type.numel != 1:
+            return self.semantic.where(cond, _value(self.visit(node.body)),
+                                       _value(self.visit(node.orelse)))
+        cond = self.scalar_condition(cond, node.test, "a conditional expression")
+        builder = self.builder
+        saved_ip = builder.ip
+        scratch = builder.if_op(cond.handle, [], has_else=True)
+        sides = []
+        for side, block in ((node.body, scratch.then_block), (node.orelse, scratch.else_block)):
+            builder.ip = ir.InsertionPoint(block)
+            sides.append(_value(self.visit(side)))
+        builder.ip = saved_ip
+        then_value, else_value = sides
+        void = then_value is None and else_value is None
+        same = (isinstance(then_value, tensor) and isinstance(else_value, tensor)
+                and then_value.type == else_value.type)
+        if not (void or same):
+            if then_value is None or else_value is None:
+                raise self.error(node, "one side of this conditional expression has a value "
+                                 "and the other has none")
+            for block in (scratch.then_block, scratch.else_block):
+                for op in list(block.operations):
+                    op.detach_from_parent()
+                    saved_ip.insert(op)
+            scratch.operation.erase()
+            return self.semantic.where(cond, then_value, else_value)
+        types = [] if void else [then_value.type]
+        final = builder.if_op(cond.handle, types, has_else=True)
+        for src, dst, value in ((scratch.then_block, final.then_block, then_value),
+                                (scratch.else_block, final.else_block, else_value)):
+            builder.move_region_ops(src, dst)
+            builder.ip = ir.InsertionPoint(dst)
+            builder.yield_([] if void else [value.handle])
+        scratch.operation.erase()
+        builder.ip = saved_ip
+        return None if void else tensor(final.results[0], then_value.type)
 
     def _flatten_return(self, value: Any, node: ast.AST) -> tuple[list[tensor], Any]:
         if value is None:
@@ -316,6 +373,10 @@ class ControlFlowMixin:
         self.lscope = before
         for n, init, result in zip(names, inits, op.results, strict=False):
             self.lscope[n] = tensor(result, init.type)
+
+
+def _value(v: Any) -> Any:
+    return v.value if isinstance(v, constexpr) else v
 
 
 def _unsupported_visitor(what: str):

@@ -98,7 +98,12 @@ def lower_store(ctx: LoweringContext, op) -> list:
     mask = op.operands[2] if segs[2] else None
     elt_ty = ctx.scalar_type(value.type)
     vec = vector_width(ctx, ptr, mask, element_bytes(elt_ty))
-    emit_stores(ctx, ctx.get(ptr), ctx.get(value), ctx.get(mask) if mask is not None else None,
+    masks = ctx.get(mask) if mask is not None else None
+    if not ctx.is_tensor(value.type):
+        # every thread holds a scalar: thread 0 stores it, so a thread that reads the
+        # address after another thread's store cannot store again what it computed from it
+        masks = [_and(ctx, masks[0] if masks is not None else None, _thread0(ctx))]
+    emit_stores(ctx, ctx.get(ptr), ctx.get(value), masks,
                 elt_ty, vec, CACHE.get(_attr_str(op, "cache"), ""),
                 EVICT.get(_attr_str(op, "evict"), ""))
     return []
@@ -144,29 +149,149 @@ def _thread0(ctx: LoweringContext):
                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
 
 
-def _broadcast(ctx: LoweringContext, value):
-    """The value thread 0 holds, given to every thread through shared memory."""
-    ctx.reserve_smem(8)
-    ctx.barrier()
-    branch = ir.Operation.create("scf.if", results=[], operands=[_thread0(ctx)], regions=2,
-                                 loc=ctx.loc, ip=ctx.ip)
-    saved = ctx.ip
-    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
-    ctx.op("llvm.store", [value, ctx.smem_ptr(ctx.i32(0), value.type)])
-    ctx.op("scf.yield", [])
-    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
-    ctx.op("scf.yield", [])
-    ctx.ip = saved
-    ctx.barrier()
-    return ctx.value("llvm.load", [ctx.smem_ptr(ctx.i32(0), value.type)], value.type)
+def _asm(ctx: LoweringContext, text: str, constraints: str, operands: list, result=None):
+    attrs = {"asm_string": ir.StringAttr.get(text), "constraints": ir.StringAttr.get(constraints),
+             "has_side_effects": ir.UnitAttr.get()}
+    op = ctx.op("llvm.inline_asm", operands, [result] if result is not None else [], attrs)
+    return op.results[0] if result is not None else None
 
 
-def _actors(ctx: LoweringContext, ty) -> list | None:
-    """Which copy of each element performs a side effect: the owner of a tensor element,
-    thread 0 for a scalar (every thread holds a scalar)."""
-    if ctx.is_tensor(ty):
-        return ctx.owner_predicates(ty)
-    return [_thread0(ctx)]
+def _share(ctx: LoweringContext, words: list, writers: list, slots: list) -> list:
+    """Each register's value as its writer holds it, read back by every thread: the writer
+    stores it to its shared-memory slot, all threads load the slot. The stores are
+    predicated PTX, not branches: a branch on the thread id would let LLVM unswitch a
+    loop on that id and leave the threads of a warp at different `bar.sync`s."""
+    ctx.barrier()
+    for word, writer, slot in zip(words, writers, slots, strict=True):
+        bits = ir.IntegerType(word.type).width
+        _asm(ctx, f"@$0 st.shared.b{bits} [$1], $2;", f"b,l,{_REG[bits]}",
+             [writer, slot, word])
+    ctx.barrier()
+    return [ctx.value("llvm.load", [slot], word.type) for word, slot in zip(words, slots,
+                                                                            strict=True)]
+
+
+def _old_values(ctx: LoweringContext, words: list, ty, owners: list | None, used: bool,
+                elt_ty) -> list:
+    """The old values of an atomic, `words` as the threads that performed it hold them, for
+    every thread holding a copy of the element: a scalar from thread 0, a tensor element
+    from its owner (when the layout holds copies). An unused result is not shared."""
+    if used and not ctx.is_tensor(ty):
+        ctx.reserve_smem(8)
+        words = _share(ctx, words, [_thread0(ctx)], [ctx.smem_ptr(ctx.i32(0), words[0].type)])
+    elif used and owners is not None:
+        shape = ctx.shape(ty)
+        numel = 1
+        for n in shape:
+            numel *= n
+        ctx.reserve_smem(numel * element_bytes(elt_ty))
+        slots = [ctx.smem_ptr(ctx.linear_index(c, shape), words[0].type)
+                 for c in ctx.coordinates(ty)]
+        words = _share(ctx, words, owners, slots)
+    return [_from_bits(ctx, w, elt_ty) for w in words]
+
+
+_REG = {16: "h", 32: "r", 64: "l"}
+_PTX_SEM = {"acq_rel": ".acq_rel", "acquire": ".acquire", "release": ".release",
+            "relaxed": ".relaxed"}
+_PTX_SCOPE = {"gpu": ".gpu", "cta": ".cta", "sys": ".sys"}
+
+
+def _bits(ctx: LoweringContext, value, bits: int):
+    """`value` as an integer of `bits` bits (floats bitcast), the register PTX takes."""
+    word = ir.IntegerType.get_signless(bits)
+    return value if value.type == word else ctx.value("arith.bitcast", [value], word)
+
+
+def _atom_parts(kind: str, elt_ty, bits: int, arch: int) -> list[str] | None:
+    """The `op.type` of each predicated `atom` a read-modify-write needs (float
+    max/min take two: by the sign of the value, a signed max/min of the bits or an
+    unsigned min/max), or None when PTX has no such atom (a CAS loop does it)."""
+    is_float = isinstance(elt_ty, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+    if kind == "fadd":
+        if isinstance(elt_ty, ir.F16Type):
+            return ["add.noftz.f16"]
+        if isinstance(elt_ty, ir.BF16Type):
+            return ["add.noftz.bf16"] if arch >= 90 else None
+        return [f"add.f{bits}"]
+    if kind == "xchg":
+        return [f"exch.b{bits}"] if bits >= 32 else None
+    if kind in ("fmax", "fmin") or (kind in ("max", "min") and is_float):
+        op = kind.lstrip("f")
+        return [f"{op}.s{bits}", f"{'min' if op == 'max' else 'max'}.u{bits}"]
+    if kind == "add":
+        return [f"add.u{bits}"]
+    if kind in ("max", "min"):
+        return [f"{kind}.s{bits}"]
+    if kind in ("umax", "umin"):
+        return [f"{kind[1:]}.u{bits}"]
+    return [f"{kind}.b{bits}"]  # and, or, xor
+
+
+def _atom_word(ctx: LoweringContext, kind: str, elt_ty, ptr, val, pred, sem: str,
+               scope: str):
+    """A read-modify-write as predicated PTX: the old value (as an integer of the element's
+    width) where `pred`, 0 elsewhere."""
+    bits = element_bytes(elt_ty) * 8
+    word = ir.IntegerType.get_signless(bits)
+    qual = f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global"
+    parts = _atom_parts(kind, elt_ty, bits, ctx.arch)
+    value = _bits(ctx, val, bits)
+    reg = _REG[bits]
+    if parts is None:
+        return _cas_loop(ctx, kind, qual, pred, ptr, value)
+    if len(parts) == 1:
+        return _asm(ctx, f"mov.b{bits} $0, 0;\n@$1 atom{qual}.{parts[0]} $0, [$2], $3;",
+                    f"={reg},b,l,{reg}", [pred, ptr, value], word)
+    # float max/min: by the sign bit of the value
+    negative = ctx.value("arith.cmpi", [value, ctx.const(0, word)],
+                         ir.IntegerType.get_signless(1),
+                         {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 2)})
+    positive = ctx.value("arith.xori", [negative, ctx.const(1, negative.type)], negative.type)
+    text = (f"mov.b{bits} $0, 0;\n@$1 atom{qual}.{parts[0]} $0, [$3], $4;\n"
+            f"@$2 atom{qual}.{parts[1]} $0, [$3], $4;")
+    return _asm(ctx, text, f"={reg},b,b,l,{reg}",
+                [_and(ctx, pred, positive), _and(ctx, pred, negative), ptr, value], word)
+
+
+def _cas_loop(ctx: LoweringContext, kind: str, qual: str, pred, ptr, value):
+    """A 16-bit exchange or bf16 add (before sm_90) as a compare-and-swap loop, run by
+    the predicated thread inside one piece of PTX (no branch LLVM can see)."""
+    word = ir.IntegerType.get_signless(16)
+    if kind == "xchg":
+        update = "mov.b16 %new, $3;"
+    else:  # bf16 add: fma by one rounds as an add does
+        update = "fma.rn.bf16 %new, %old, %one, $3;"
+    text = ("{\n.reg .pred %again;\n.reg .b16 %old, %new, %seen, %one;\n"
+            "mov.b16 %one, 0x3F80;\n"
+            "mov.b16 $0, 0;\n@!$1 bra done_${:uid};\n"
+            "ld.relaxed.gpu.global.b16 %old, [$2];\n"
+            "retry_${:uid}:\n"
+            f"{update}\n"
+            f"atom{qual}.cas.b16 %seen, [$2], %old, %new;\n"
+            "setp.ne.b16 %again, %seen, %old;\nmov.b16 %old, %seen;\n"
+            "@%again bra retry_${:uid};\nmov.b16 $0, %old;\n"
+            "done_${:uid}:\n}")
+    return _asm(ctx, text, "=h,b,l,h", [pred, ptr, value], word)
+
+
+def _from_bits(ctx: LoweringContext, value, elt_ty):
+    return value if value.type == elt_ty else ctx.value("arith.bitcast", [value], elt_ty)
+
+
+def _cas_word(ctx: LoweringContext, elt_ty, ptr, cmp, val, pred, sem: str, scope: str):
+    """A compare-and-swap as predicated PTX, as `_atom_word`."""
+    bits = element_bytes(elt_ty) * 8
+    reg = _REG[bits]
+    qual = f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global"
+    return _asm(ctx, f"mov.b{bits} $0, 0;\n@$1 atom{qual}.cas.b{bits} $0, [$2], $3, $4;",
+                f"={reg},b,l,{reg},{reg}", [pred, ptr, _bits(ctx, cmp, bits),
+                                            _bits(ctx, val, bits)],
+                ir.IntegerType.get_signless(bits))
+
+
+def _used(value) -> bool:
+    return any(True for _ in value.uses)
 
 
 @lowering("tt.atomic_rmw")
@@ -178,14 +303,23 @@ def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
     mask = op.operands[2] if segs[2] else None
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
-    kind = _float_minmax(_attr_str(op, "kind"), elt_ty)
-    bin_op = getattr(llvm.AtomicBinOp, _ATOMIC.get(kind, kind))
     sem = _attr_str(op, "sem") or "acq_rel"
-    ordering = getattr(llvm.AtomicOrdering, _ORDER[sem])
-    scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
+    scope_name = _attr_str(op, "scope") or "gpu"
     ptrs, vals = ctx.get(ptr), ctx.get(val)
     masks = ctx.get(mask) if mask is not None else None
-    owners = _actors(ctx, result.type)
+    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
+    used = _used(result)
+    if not ctx.is_tensor(result.type) or (owners is not None and used):
+        # once per element (a scalar by thread 0), its old value shared with every copy
+        actors = [_thread0(ctx)] if owners is None else owners
+        words = [_atom_word(ctx, _attr_str(op, "kind"), elt_ty, ptrs[i], vals[i],
+                            _and(ctx, masks[i] if masks is not None else None, actors[i]),
+                            sem, scope_name) for i in range(len(vals))]
+        return [_old_values(ctx, words, result.type, owners, used, elt_ty)]
+    kind = _float_minmax(_attr_str(op, "kind"), elt_ty)
+    bin_op = getattr(llvm.AtomicBinOp, _ATOMIC.get(kind, kind))
+    ordering = getattr(llvm.AtomicOrdering, _ORDER[sem])
+    scope = _SCOPE.get(scope_name)
     out = []
     for i in range(len(vals)):
         pred = _and(ctx, masks[i] if masks is not None else None, owners[i] if owners else None)
@@ -203,8 +337,6 @@ def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
             return old
 
         out.append(_guarded(ctx, pred, elt_ty, build))
-    if not ctx.is_tensor(result.type):
-        out = [_broadcast(ctx, out[0])]
     return [out]
 
 
@@ -213,14 +345,23 @@ def lower_atomic_cas(ctx: LoweringContext, op) -> list:
     from mlir.dialects import llvm
 
     ptr, cmp, val = op.operands
-    order = _ORDER[_attr_str(op, "sem") or "acq_rel"]
-    failure = "acquire" if order in ("acq_rel", "acquire") else "monotonic"
-    scope = _SCOPE.get(_attr_str(op, "scope") or "gpu")
+    sem = _attr_str(op, "sem") or "acq_rel"
+    scope_name = _attr_str(op, "scope") or "gpu"
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
-    owners = _actors(ctx, result.type)
+    ptrs, cmps, vals = ctx.get(ptr), ctx.get(cmp), ctx.get(val)
+    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
+    used = _used(result)
+    if not ctx.is_tensor(result.type) or (owners is not None and used):
+        actors = [_thread0(ctx)] if owners is None else owners
+        words = [_cas_word(ctx, elt_ty, ptrs[i], cmps[i], vals[i], actors[i], sem, scope_name)
+                 for i in range(len(vals))]
+        return [_old_values(ctx, words, result.type, owners, used, elt_ty)]
+    order = _ORDER[sem]
+    failure = "acquire" if order in ("acq_rel", "acquire") else "monotonic"
+    scope = _SCOPE.get(scope_name)
     out = []
-    for i, (p, c, v) in enumerate(zip(ctx.get(ptr), ctx.get(cmp), ctx.get(val))):
+    for i, (p, c, v) in enumerate(zip(ptrs, cmps, vals)):
         def build(p=p, c=c, v=v):
             pair = llvm.AtomicCmpXchgOp(p, c, v, getattr(llvm.AtomicOrdering, order),
                                         getattr(llvm.AtomicOrdering, failure),
@@ -229,6 +370,4 @@ def lower_atomic_cas(ctx: LoweringContext, op) -> list:
                              {"position": ir.DenseI64ArrayAttr.get([0])})
 
         out.append(_guarded(ctx, owners[i] if owners else None, elt_ty, build))
-    if not ctx.is_tensor(result.type):
-        out = [_broadcast(ctx, out[0])]
     return [out]
