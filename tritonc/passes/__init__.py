@@ -9,6 +9,8 @@ imported when it is first run.
 
     convert-to-ttgir       TTIR -> TTGIR: module attributes and default blocked layouts
     assign-layouts         a blocked layout on every tensor without one
+    coalesce               loads and stores along the dimension their addresses run along
+    slice-layouts          row statistics in the sliced layout of the rows they meet
     operand-order          dot tiles of transposed views load along their contiguous dim
     mma-layouts            fp16/bf16 dot accumulators in the tensor-core layout
     propagate-mma          the users of a dot's result compute in its layout too
@@ -69,6 +71,13 @@ def mma_layouts_pass(module) -> None:
     assign_mma_layouts(module, options.num_warps, options.arch)
 
 
+def coalesce_pass(module, num_warps: int | None = None) -> None:
+    """coalesce with the module's `ttg.num-warps` (or the option)."""
+    from tritonc.passes.ttgir.coalesce import coalesce
+
+    coalesce(module, num_warps or _ttgir_options(module).num_warps)
+
+
 def operand_order_pass(module) -> None:
     """operand-order with the module's `ttg.num-warps`."""
     from tritonc.passes.ttgir.operand_order import order_dot_operands
@@ -90,6 +99,9 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
              ("num-warps", "threads-per-warp", "target", "num-stages")),
     PassInfo("assign-layouts", _SELF, "assign_layouts_pass", ("num-warps",),
              "tritonc.passes.ttgir.assign_layouts"),
+    PassInfo("coalesce", _SELF, "coalesce_pass", ("num-warps",),
+             "tritonc.passes.ttgir.coalesce"),
+    PassInfo("slice-layouts", "tritonc.passes.ttgir.slice_layouts", "slice_layouts"),
     PassInfo("operand-order", _SELF, "operand_order_pass", (),
              "tritonc.passes.ttgir.operand_order"),
     PassInfo("mma-layouts", _SELF, "mma_layouts_pass", (), "tritonc.passes.ttgir.mma_layouts"),

@@ -8,6 +8,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            loop-invariant code motion, symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
            ttg.threads-per-warp, ttg.target, ttg.num-stages; default blocked layouts),
+           coalesce (loads and stores along the dimension their addresses run along),
+           slice-layouts (row statistics in the sliced layout of their rows),
            operand-order (dot tiles of transposed views load along their contiguous
            dimension), mma-layouts, propagate-mma
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
@@ -42,6 +44,8 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         f"convert-to-ttgir{{num-warps={options.num_warps} "
         f"threads-per-warp={options.threads_per_warp} target={target} "
         f"num-stages={options.num_stages}}}",
+        "coalesce",
+        "slice-layouts",
         "operand-order",
         "mma-layouts",
         "propagate-mma",
