@@ -19,11 +19,10 @@ After:
 
 The pointers, the mask and `other` of the load take the new layout together with every
 same-shaped value they are computed from, back to splats, broadcasts and constants
-(including the pointers a loop carries and advances); a mask or `other` shared with
-another load is copied first; any other user of those values gets a splat, broadcast,
-range or constant made again in its old layout, or else one `ttg.convert_layout`. A
-slice reaching anything else (a loaded value, a branch result) leaves the load as it
-was. Option: `num_warps`.
+(including the pointers a loop carries and advances); any other user of those values
+gets a splat, broadcast, range or constant made again in its old layout, or else one
+`ttg.convert_layout`. A slice reaching anything else (a loaded value, a branch result)
+leaves the load as it was. Option: `num_warps`.
 """
 
 from __future__ import annotations
@@ -146,30 +145,6 @@ def _in_old_layout(ir, value, old_type, user):
                                loc=user.location, ip=ir.InsertionPoint(user)).results[0]
 
 
-def _private_copy(ir, value, before):
-    """A copy of the same-shaped ops that compute `value` (a mask or `other` that CSE made
-    common to two loads), so that retyping one load's slice leaves the other's alone;
-    `value` itself when it comes from a block argument, which cannot be copied."""
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        return value
-    op = owner.operation
-    if not op.name.startswith(_SOURCES + _SAME_SHAPE) or len(op.regions) or \
-            len(op.results) != 1:
-        return value
-    shape = list(ir.RankedTensorType(value.type).shape)
-    operands = []
-    if not op.name.startswith(_SOURCES):
-        for operand in op.operands:
-            same = isinstance(operand.type, ir.RankedTensorType) and \
-                list(ir.RankedTensorType(operand.type).shape) == shape
-            operands.append(_private_copy(ir, operand, before) if same else operand)
-    copy = op.clone(ip=ir.InsertionPoint(before))
-    for i, operand in enumerate(operands):
-        copy.operands[i] = operand
-    return copy.results[0]
-
-
 def _order_load(ir, load, num_warps: int, along: AxisAlong) -> None:
     ptr = load.operands[0]
     if along.contiguous_dim(ptr) != 0:
@@ -178,9 +153,6 @@ def _order_load(ir, load, num_warps: int, along: AxisAlong) -> None:
     t = ir.RankedTensorType(result.type)
     width = 16 // _BYTES.get(str(t.element_type), 4)
     layout = BlockedLayout.default(tuple(t.shape), num_warps, width, (0, 1))
-    for i, value in enumerate(list(load.operands)[1:], start=1):
-        if len(list(value.uses)) > 1:
-            load.operands[i] = _private_copy(ir, value, load.operation)
     found = _slice(ir, list(load.operands))
     if found is None:
         return
