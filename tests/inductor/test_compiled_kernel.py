@@ -10,22 +10,11 @@ addresses, constants dropped).
 from __future__ import annotations
 
 import pickle
-import sys
 import types
 
 import pytest
 
 torch = pytest.importorskip("torch")
-
-import tritonc.inductor  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def triton():
-    if "triton" in sys.modules and not tritonc.inductor.is_installed():
-        pytest.skip("a real triton is imported in this process")
-    tritonc.inductor.install()
-    yield sys.modules["triton"]
 
 
 KERNEL_SOURCE = '''

@@ -24,11 +24,8 @@ CPU_WORKLOADS = [w for w in models.WORKLOADS if w.cpu]
 
 
 @pytest.fixture(scope="module")
-def triton_alias():
-    """The alias installed for this module's tests, removed afterwards."""
-    if "triton" in sys.modules and not tritonc.inductor.is_installed():
-        pytest.skip("a real triton is imported in this process")
-    tritonc.inductor.install()
+def triton_alias(triton):
+    """The alias installed for this module's tests, Inductor set to use it on the CPU."""
     import torch._inductor.config as config
 
     saved = {k: getattr(config, k) for k in ("cpu_backend", "compile_threads",
@@ -36,7 +33,7 @@ def triton_alias():
     config.cpu_backend = "triton"
     config.compile_threads = 1
     config.force_disable_caches = True
-    yield sys.modules["triton"]
+    yield triton
     for key, value in saved.items():
         setattr(config, key, value)
     torch._dynamo.reset()
