@@ -81,10 +81,11 @@ def test_caching_autotuner_compiles_every_config_for_cuda(triton, monkeypatch):
     import tritonc.runtime.driver as driver_mod
     from tritonc.inductor.backends import CudaDriver
 
-    monkeypatch.setattr(CudaDriver, "is_active", staticmethod(lambda: True))
-    triton.runtime.driver.set_active(CudaDriver())
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    triton.runtime.driver.reset_active()
     try:
         module = PyCodeCache.load(KERNEL)
+        assert isinstance(triton.runtime.driver.active, CudaDriver)
         tuner = module.triton_per_fused__softmax_0
         tuner.precompile(warm_cache_only=True)
         configs = [r.config for r in tuner.compile_results]

@@ -112,13 +112,12 @@ class CudaDriver:
 
     @staticmethod
     def is_active() -> bool:
-        from tritonc.runtime.driver import CudaUnavailable, get_driver
+        """Whether torch sees a CUDA GPU. Asked of torch, not answered by cuInit: Inductor's
+        compile workers are forked, and cuInit fails in a child of a process that called it,
+        though the parent can launch what the child compiles."""
+        import torch
 
-        try:
-            get_driver().init()
-        except (CudaUnavailable, OSError, RuntimeError):
-            return False
-        return True
+        return torch.cuda.is_available() and torch.version.hip is None
 
     def get_current_device(self) -> int:
         import torch
