@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import tritonc
+import tritonc.language as tl
 from tritonc.compiler import mlir_loader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +58,51 @@ def test_unaligned_size_falls_back_to_scalar_accesses(tmp_path):
     filecheck(k.asm["ptx"], """
 CHECK-NOT: ld.global.v4
 CHECK: ld.global.b32
+""", tmp_path)
+
+
+@tritonc.jit
+def _odd_row_stride_copy(x_ptr, y_ptr):
+    rows = tl.arange(0, 64)[:, None]
+    cols = tl.arange(0, 16)[None, :]
+    tl.store(y_ptr + rows * 16 + cols, tl.load(x_ptr + rows * 17 + cols))
+
+
+def test_rows_at_an_odd_stride_are_not_read_as_vectors(tmp_path):
+    """Row r starts at 17 * r elements: only every other row is 16-byte aligned, so the
+    loads stay scalar; the output rows (16 elements apart) are stored as vectors."""
+    k = tritonc.compile(_odd_row_stride_copy, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {},
+                        target="cuda:90", divisible_by_16={"x_ptr", "y_ptr"}, num_warps=1)
+    filecheck(k.asm["ptx"], """
+CHECK-NOT: ld.global.v
+CHECK: st.global.v4.b32
+""", tmp_path)
+
+
+@tritonc.jit
+def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
+                     BLOCK_N: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride_x + rn[None, :], mask=mask)
+    tl.store(y_ptr + rm[:, None] * stride_y + rn[None, :], x * 2, mask=mask)
+
+
+def test_store_at_an_unaligned_row_stride_puts_lanes_on_consecutive_elements(tmp_path):
+    """The input rows are 16-byte aligned (stride_x specialised), the output's are not:
+    the load keeps eight fp16 per thread; the store, which can only be scalar, takes one
+    element per thread so that a warp writes 32 consecutive fp16."""
+    sig = {"x_ptr": "*fp16", "y_ptr": "*fp16", "M": "i32", "N": "i32", "stride_x": "i32",
+           "stride_y": "i32"}
+    k = tritonc.compile(_scale_rows_fp16, sig, {"BLOCK_M": 16, "BLOCK_N": 256},
+                        target="cuda:90", divisible_by_16={"x_ptr", "y_ptr", "stride_x"})
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.load"{{.*}} -> tensor<16x256xf16, #ttg.blocked<[1, 8], [1, 32], [4, 1], [1, 0]>>
+CHECK: "ttg.convert_layout"{{.*}} -> tensor<16x256xf16,
+CHECK-SAME: #ttg.blocked<[1, 1], [1, 32], [1, 4], [1, 0]>>
+CHECK: "tt.store"{{.*}} : (tensor<16x256x!tt.ptr<f16, 1 : i32>,
+CHECK-SAME: #ttg.blocked<[1, 1], [1, 32], [1, 4], [1, 0]>>
 """, tmp_path)
 
 

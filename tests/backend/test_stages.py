@@ -117,7 +117,7 @@ def test_stages_are_ordered_and_named_by_extension():
 
 def test_ttgir_carries_the_options(tmp_path):
     k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:80",
-                        num_warps=8, num_stages=2)
+                        divisible_by_16=set(ADD), num_warps=8, num_stages=2)
     filecheck(k.asm["ttgir"], """
 CHECK: module attributes {"ttg.num-stages" = 2 : i32, "ttg.num-warps" = 8 : i32,
 CHECK-SAME: ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32}

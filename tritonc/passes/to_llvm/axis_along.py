@@ -10,7 +10,7 @@ trans, convert_layout) map the dimension asked to the one of their operand.
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm.axis_info import AxisAnalysis, AxisInfo
+from tritonc.passes.to_llvm.axis_info import AxisAnalysis, AxisInfo, every_element
 from tritonc.passes.to_llvm.context import ir
 
 
@@ -59,8 +59,9 @@ class _OneDim(AxisAnalysis):
         if name == "tt.expand_dims":
             axis = ir.IntegerAttr(op.attributes["axis"]).value
             if self.dim == axis:
-                info = self.owner.get(src, 0)
-                return AxisInfo(1, info.divisibility, 1, info.value)
+                rank = len(_shape(src.type))
+                infos = [self.owner.get(src, d) for d in range(rank)] or [self.owner.get(src, 0)]
+                return AxisInfo(1, min(every_element(i) for i in infos), 1, infos[0].value)
             return self.owner.get(src, self.dim if self.dim < axis else self.dim - 1)
         order = list(ir.DenseI32ArrayAttr(op.attributes["order"]))
         return self.owner.get(src, order[self.dim])

@@ -39,6 +39,12 @@ def meet(a: AxisInfo, b: AxisInfo) -> AxisInfo:
                     gcd(a.constancy, b.constancy), a.value if a.value == b.value else None)
 
 
+def every_element(info: AxisInfo) -> int:
+    """The power of two dividing every element (not only the first of each run): a new
+    dimension of size 1 (`x[:, None]`) holds each element as a run of its own."""
+    return info.divisibility if info.contiguity == 1 else 1
+
+
 def _pow2_factor(v: int) -> int:
     return MAX_DIVISIBILITY if v == 0 else min(v & -v, MAX_DIVISIBILITY)
 
@@ -139,7 +145,7 @@ class AxisAnalysis:
             return src
         if name == "tt.expand_dims":
             src = self.get(ops[0])
-            return src if n != 1 else AxisInfo(1, src.divisibility, 1)
+            return src if n != 1 else AxisInfo(1, every_element(src), 1)
         if name in ("arith.addi", "tt.addptr"):
             a, b = self.get(ops[0]), self.get(ops[1])
             scale = 1
@@ -198,6 +204,20 @@ class AxisAnalysis:
         if name == "tt.get_program_id" or name == "tt.get_num_programs":
             return AxisInfo()
         return AxisInfo()
+
+
+def aligned_width(axis: AxisAnalysis, ptr, elt_bytes: int) -> int | None:
+    """How many consecutive elements along the last dimension one access through the
+    tensor of pointers `ptr` may cover, from the addresses alone (a power of two, at most
+    16 bytes); None where the addresses do not run along the last dimension."""
+    info = axis.get(ptr)
+    if info.contiguity < 2:
+        return None
+    vec = min(info.contiguity, max(1, info.divisibility // elt_bytes), max(1, 16 // elt_bytes))
+    width = 1
+    while width * 2 <= vec:
+        width *= 2
+    return width
 
 
 def analysis(ctx) -> AxisAnalysis:

@@ -7,8 +7,11 @@ After (num_warps = 4):
          : () -> tensor<1024xi32, #ttg.blocked<[8], [32], [4], [0]>>
 
 Tensors of one shape share one layout, so elementwise ops never move data. A thread holds
-16 bytes' worth of the narrowest type loaded or stored with that shape (4 fp32, 8 fp16)
-along the last dimension, so its accesses can be 128 bits wide. Ops that
+as many consecutive elements along the last dimension as the widest access of that shape
+may cover: 16 bytes of its type (4 fp32, 8 fp16) where the axis analysis shows the
+addresses aligned to that, fewer where they are not (a row stride that is not a multiple
+of 16, a row length of 781), so that the lanes of a warp then touch consecutive elements
+instead of leaving gaps between scalar accesses. Ops that
 change the shape (expand_dims, broadcast, reshape, reductions, ...) convert between the
 layouts of their operands and results when they are lowered. A tile loaded through a
 block pointer whose contiguous dimension is not the last follows the pointer's order
@@ -18,6 +21,7 @@ Option: `num_warps` (threads per program / 32).
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import AxisAnalysis, aligned_width
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
 _BYTES = {"i1": 1, "i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "i64": 8,
@@ -25,11 +29,19 @@ _BYTES = {"i1": 1, "i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "
 
 
 def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
-    """For each shape, how many elements make 16 bytes of the narrowest type that is
-    loaded or stored with that shape (4 when nothing is)."""
+    """For each shape, how many elements one thread holds along the last dimension: 16
+    bytes of the narrowest type loaded or stored with that shape (4 when nothing is),
+    lowered to the widest aligned access of that shape where every access of it goes
+    through a tensor of pointers running along the last dimension (`aligned_width`).
+    Kernels with a `tt.dot` keep 16 bytes (their loads feed the tensor-core pipelines)."""
     widths: dict[tuple[int, ...], int] = {}
+    aligned: dict[tuple[int, ...], int | None] = {}
+    axis = AxisAnalysis()
+    has_dot = False
 
     def visit(op):
+        nonlocal has_dot
+        has_dot = has_dot or op.name == "tt.dot"
         if op.name in ("tt.load", "tt.store", "tt.descriptor_load", "tt.descriptor_store"):
             value = op.results[0] if op.name.endswith("load") else op.operands[1]
             if isinstance(value.type, ir.RankedTensorType):
@@ -37,9 +49,19 @@ def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
                 nbytes = _BYTES.get(str(t.element_type), 1 if "f8" in str(t.element_type) else 4)
                 shape = tuple(t.shape)
                 widths[shape] = max(widths.get(shape, 4), 16 // nbytes)
+                ptr = op.operands[0]
+                width = aligned_width(axis, ptr, nbytes) if op.name in (
+                    "tt.load", "tt.store") and isinstance(ptr.type, ir.RankedTensorType) \
+                    else None
+                if width is None:
+                    aligned[shape] = None
+                elif aligned.get(shape, 0) is not None:
+                    aligned[shape] = max(aligned.get(shape, 1), width)
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
+    if not has_dot:
+        widths.update({s: w for s, w in aligned.items() if w is not None})
     return widths
 
 

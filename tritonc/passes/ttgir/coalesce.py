@@ -19,6 +19,13 @@ After:
 with #blocked = #ttg.blocked<[1, 4], [4, 8], [4, 1], [1, 0]> and
 #col = #ttg.blocked<[1, 1], [32, 1], [1, 4], [0, 1]>.
 
+A store whose addresses run along the fastest dimension but are not aligned for the
+vector its layout gives each thread (a row stride that is not a multiple of 16 bytes:
+eight fp16 per thread, then stored one by one with gaps between the lanes) takes the
+layout with as many elements per thread as its aligned width (`aligned_width`), so the
+lanes of a warp write consecutive elements; its operands are converted the same way.
+Loads keep their layout: the gaps between their scalar accesses are served from L1.
+
 Which dimension a pointer runs along comes from its strides: per dimension, how many
 elements the address moves per step of the index (`_strides`), known through ranges,
 splats, expand_dims, broadcasts, adds, and products with constants. Kernels with a
@@ -28,6 +35,7 @@ Option: `num_warps`.
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import AxisAnalysis, aligned_width, element_bytes
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 
 UNKNOWN = -1  # a stride that is not zero but not known either (a runtime row stride)
@@ -141,6 +149,38 @@ def _memory_ops(ir, module) -> tuple[list, bool]:
     return found, has_dot
 
 
+def _transposed(ir, op, layout: BlockedLayout, num_warps: int, memo: dict):
+    """The layout for an access whose addresses run along another dimension than its
+    layout's fastest, one element per thread along it; None for every other access."""
+    ptr = op.operands[0]
+    strides = _strides(ir, ptr, memo)
+    shape = tuple(ir.RankedTensorType(ptr.type).shape)
+    if len(shape) < 2 or strides is None:
+        return None
+    contiguous = [d for d, s in enumerate(strides) if s == 1]
+    fastest_now = next((d for d in layout.order if shape[d] > 1), layout.order[0])
+    if not contiguous or fastest_now in contiguous:
+        return None
+    fastest = contiguous[0]
+    order = (fastest, *(d for d in layout.order if d != fastest))
+    return BlockedLayout.default(shape, num_warps, 1, order)
+
+
+def _unaligned_store(ir, op, layout: BlockedLayout, num_warps: int, axis: AxisAnalysis):
+    """The layout for a store along the last dimension whose aligned width is below the
+    elements per thread of its layout; None for every other access."""
+    ptr = op.operands[0]
+    tensor = ir.RankedTensorType(ptr.type)
+    last = tensor.rank - 1
+    if op.name != "tt.store" or layout.order[0] != last:
+        return None
+    width = aligned_width(axis, ptr, element_bytes(ir.RankedTensorType(op.operands[1].type)
+                                                   .element_type))
+    if width is None or width >= layout.size_per_thread[last]:
+        return None
+    return BlockedLayout.default(tuple(tensor.shape), num_warps, width, layout.order)
+
+
 def _retyped(ir, ty, text: str):
     t = ir.RankedTensorType(ty)
     return ir.RankedTensorType.get(t.shape, t.element_type, ir.Attribute.parse(text))
@@ -155,21 +195,17 @@ def coalesce(module, num_warps: int) -> None:
         if has_dot:
             return
         memo: dict = {}
+        axis = AxisAnalysis()
         for op in ops:
-            ptr = op.operands[0]
-            tensor = ir.RankedTensorType(ptr.type)
+            tensor = ir.RankedTensorType(op.operands[0].type)
             layout = parse_layout(str(tensor.encoding))
-            strides = _strides(ir, ptr, memo)
-            if tensor.rank < 2 or not isinstance(layout, BlockedLayout) or strides is None:
+            if not isinstance(layout, BlockedLayout):
                 continue
-            contiguous = [d for d, s in enumerate(strides) if s == 1]
-            shape = tuple(tensor.shape)
-            fastest_now = next((d for d in layout.order if shape[d] > 1), layout.order[0])
-            if not contiguous or fastest_now in contiguous:
+            target = _transposed(ir, op, layout, num_warps, memo) or \
+                _unaligned_store(ir, op, layout, num_warps, axis)
+            if target is None:
                 continue
-            fastest = contiguous[0]
-            order = (fastest, *(d for d in layout.order if d != fastest))
-            text = BlockedLayout.default(shape, num_warps, 1, order).attr_text()
+            text = target.attr_text()
             for i, value in enumerate(list(op.operands)):
                 if isinstance(value.type, ir.RankedTensorType):
                     op.operands[i] = ir.Operation.create(
