@@ -97,18 +97,36 @@ def _full_reduce_1d(ctx: LoweringContext, op) -> list:
         ctx.ip = saved
         slot_values.append((base, store_ty))
     ctx.barrier()
-    for base, store_ty in slot_values:
-        results.append([ctx.value("llvm.load", [ctx.smem_ptr(ctx.binop("arith.addi", base,
-                                                                         ctx.i32(w)), store_ty)],
-                                  store_ty) for w in range(n_warps)])
     # combine the warps that hold distinct partial results (warp ids with only those bits)
     warp_ids = [0]
     for bit in distinct_warps:
         warp_ids += [w | (1 << bit) for w in warp_ids]
+    if len(warp_ids) == n_warps:
+        return [[a] for a in _lanes_combine_slots(ctx, op, n_warps, [
+            lambda slot, base=base, ty=ty: ctx.value("llvm.load", [ctx.smem_ptr(
+                ctx.binop("arith.addi", base, slot), ty)], ty) for base, ty in slot_values])]
+    for base, store_ty in slot_values:
+        results.append([ctx.value("llvm.load", [ctx.smem_ptr(ctx.binop("arith.addi", base,
+                                                                         ctx.i32(w)), store_ty)],
+                                  store_ty) for w in range(n_warps)])
     acc = [r[0] for r in results]
     for w in sorted(warp_ids)[1:]:
         acc = _combine(ctx, op, acc, [r[w] for r in results])
     return [[a] for a in acc]
+
+
+def _lanes_combine_slots(ctx: LoweringContext, op, n_slots: int, loads: list) -> list:
+    """The combination of `n_slots` partial results in shared memory, the same in every
+    thread: lane l loads slot l % n_slots (`loads[k](slot)` gives operand k), then
+    butterfly shuffles over the low lane bits combine the slots in log2(n_slots) steps
+    instead of each thread combining all of them in turn."""
+    slot = ctx.binop("arith.andi", ctx.lane, ctx.i32(n_slots - 1))
+    part = [load(slot) for load in loads]
+    bit = 1
+    while bit < n_slots:
+        part = _combine(ctx, op, part, [_shuffle(ctx, v, bit) for v in part])
+        bit *= 2
+    return part
 
 
 def _bytes(ty) -> int:
@@ -191,6 +209,15 @@ def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
             _store_scalar(ctx, v, index, kind, store_ty, off)
     ctx.barrier()
     outs: list[list] = [[] for _ in srcs]
+    if numel == 1 and n_slots > 1 and all(kind != "ptr" for _, kind in kinds):
+        total = _lanes_combine_slots(ctx, op, n_slots, [
+            lambda at, r=r, k=k, off=off: _load_scalar(ctx, at, k[1], k[0],
+                                                       ctx.scalar_type(r.type), off)
+            for r, k, off in zip(op.results, kinds, offsets)])
+        for _ in ctx.coordinates(result_ty):
+            for out, a in zip(outs, total):
+                out.append(a)
+        return outs
     for coord in ctx.coordinates(result_ty):
         index = ctx.linear_index(coord, out_shape)
         acc = None
@@ -327,9 +354,10 @@ def _scan_axis_plan(ctx: LoweringContext, op):
 def _scan_axis(ctx: LoweringContext, op, plan) -> list:
     """An inclusive scan along one axis of an N-D tensor, each row as `_scan_1d` scans a
     vector: per tile along the axis, the thread's registers, then the lanes along the
-    axis (shfl.sync.up, Hillis-Steele), then the warps along the axis through shared
-    memory (the last lane of each warp publishes its row totals), then the carry from
-    the earlier tiles."""
+    axis (shfl.sync.up, Hillis-Steele); then, for every tile at once, the last lane of
+    each warp publishes its row totals in shared memory (one exchange, two barriers),
+    and each element adds the totals of the earlier tiles and of the earlier warps of its
+    own tile."""
     axis, (lane0, n_lane), (warp0, n_warp) = plan
     ty = op.operands[0].type
     layout, shape = ctx.layout(ty), ctx.shape(ty)
@@ -353,16 +381,17 @@ def _scan_axis(ctx: LoweringContext, op, plan) -> list:
     has_lane_before = _cmp_i32(ctx, 9, lane_pos, ctx.i32(1))  # uge
     is_last_lane = _cmp_i32(ctx, 0, lane_pos, ctx.i32(lmask))
     n_slots = 1 << n_warp
+    reps = shape[axis] // tile
     kinds = [_smem_element_type(ctx, v.type) for v in op.operands]
     offsets, offset = [], 0
     for store_ty, _ in kinds:
         offsets.append(offset)
-        offset += (n_slots * n_rows * element_bytes(store_ty) + 15) // 16 * 16
+        offset += (reps * n_slots * n_rows * element_bytes(store_ty) + 15) // 16 * 16
     outs: list[list] = [list(r) for r in regs]
-    carry: dict[tuple, list] = {}
-    reps = shape[axis] // tile
+    chunks: list[dict] = [{} for _ in range(reps)]
+    scans: list[dict] = [{} for _ in range(reps)]
+    indices: dict[tuple, object] = {}
     for rep in range(reps):
-        chunks, scans, indices = {}, {}, {}
         for key, by_pos in rows.items():
             chunk = [[r[by_pos[rep * tile + s]] for r in regs] for s in range(spt)]
             for s in range(1, spt):
@@ -371,51 +400,42 @@ def _scan_axis(ctx: LoweringContext, op, plan) -> list:
             for k in range(n_lane):
                 moved = [_shuffle(ctx, v, 1 << (lane0 + k), "up") for v in scanned]
                 scanned = _fold(ctx, op, has_prefix[k], moved, scanned)
-            chunks[key], scans[key] = chunk, scanned
-            coord = coords[by_pos[rep * tile]]
-            indices[key] = ctx.linear_index(coord[:axis] + coord[axis + 1:], row_shape)
-        if n_warp == 0 and rep == reps - 1:
-            _finish_rows(ctx, op, rows, rep, tile, spt, chunks, scans, lane0, n_lane,
-                         has_lane_before, carry, outs)
-            break
-        ctx.reserve_smem(offset)
-        ctx.barrier()
-        branch = ir.Operation.create("scf.if", results=[], operands=[is_last_lane], regions=2,
-                                     loc=ctx.loc, ip=ctx.ip)
-        saved = ctx.ip
-        ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
-        for key, scanned in scans.items():
-            at = ctx.binop("arith.addi", indices[key],
-                           ctx.binop("arith.muli", warp_slot, ctx.i32(n_rows)))
-            for v, (store_ty, kind), off in zip(scanned, kinds, offsets):
-                _store_scalar(ctx, v, at, kind, store_ty, off)
-        ctx.op("scf.yield", [])
-        ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
-        ctx.op("scf.yield", [])
-        ctx.ip = saved
-        ctx.barrier()
-        for key, by_pos in rows.items():
-            scanned = scans[key]
-            totals = []
-            for w in range(n_slots):
-                at = ctx.binop("arith.addi", indices[key], ctx.i32(w * n_rows)) if w else \
-                    indices[key]
-                totals.append([_load_scalar(ctx, at, kind, store_ty, v.type, off)
-                               for v, (store_ty, kind), off in zip(scanned, kinds, offsets)])
-            before = totals[0]
-            for w in range(1, n_slots):
-                in_front = _cmp_i32(ctx, 8, warp_slot, ctx.i32(w))  # ugt: slot w precedes
-                extended = _combine(ctx, op, before, totals[w])
-                before = [ctx.value("arith.select", [in_front, c, b], b.type)
-                          for c, b in zip(extended, before)]
-            has_warp_before = _cmp_i32(ctx, 8, warp_slot, ctx.i32(0))
-            _finish_rows(ctx, op, {key: by_pos}, rep, tile, spt, chunks, scans, lane0, n_lane,
-                         has_lane_before, carry, outs,
-                         (has_warp_before, before) if n_warp else None)
-            total = totals[0]
-            for w in range(1, n_slots):
-                total = _combine(ctx, op, total, totals[w])
-            carry[key] = total if key not in carry else _combine(ctx, op, carry[key], total)
+            chunks[rep][key], scans[rep][key] = chunk, scanned
+            if key not in indices:
+                coord = coords[by_pos[rep * tile]]
+                indices[key] = ctx.linear_index(coord[:axis] + coord[axis + 1:], row_shape)
+    if n_warp == 0 and reps == 1:
+        _finish_rows(ctx, op, rows, 0, tile, spt, chunks[0], scans[0], lane0, n_lane,
+                     has_lane_before, {}, outs)
+    else:
+        _exchange_totals(ctx, op, rows, (reps, n_slots, n_rows), (kinds, offsets, offset),
+                         indices, warp_slot, is_last_lane, scans)
+        carry: dict[tuple, list] = {}
+        has_warp_before = _cmp_i32(ctx, 8, warp_slot, ctx.i32(0))
+        for rep in range(reps):
+            for key, by_pos in rows.items():
+                scanned = scans[rep][key]
+                totals = []
+                for w in range(n_slots):
+                    at = ctx.binop("arith.addi", indices[key],
+                                   ctx.i32((rep * n_slots + w) * n_rows))
+                    totals.append([_load_scalar(ctx, at, kind, store_ty, v.type, off)
+                                   for v, (store_ty, kind), off in
+                                   zip(scanned, kinds, offsets)])
+                before = totals[0]
+                for w in range(1, n_slots):
+                    in_front = _cmp_i32(ctx, 8, warp_slot, ctx.i32(w))  # ugt: w precedes
+                    extended = _combine(ctx, op, before, totals[w])
+                    before = [ctx.value("arith.select", [in_front, c, b], b.type)
+                              for c, b in zip(extended, before)]
+                _finish_rows(ctx, op, {key: by_pos}, rep, tile, spt, chunks[rep], scans[rep],
+                             lane0, n_lane, has_lane_before, carry, outs,
+                             (has_warp_before, before) if n_warp else None)
+                total = totals[0]
+                for w in range(1, n_slots):
+                    total = _combine(ctx, op, total, totals[w])
+                carry[key] = total if key not in carry else _combine(ctx, op, carry[key],
+                                                                     total)
     # registers that copy an element (a wrapped non-axis dimension) take its value
     for i, o in enumerate(layout.register_offsets(shape)):
         wrapped = tuple(x % n for x, n in zip(o, shape))
@@ -423,6 +443,32 @@ def _scan_axis(ctx: LoweringContext, op, plan) -> list:
         for j in range(len(regs)):
             outs[j][i] = outs[j][first]
     return outs
+
+
+def _exchange_totals(ctx: LoweringContext, op, rows: dict, dims: tuple, smem: tuple,
+                     indices: dict, warp_slot, is_last_lane, scans: list) -> None:
+    """The last lane along the axis of each warp stores its row totals of every tile in
+    shared memory (slot (tile, warp) of each row), between two barriers."""
+    reps, n_slots, n_rows = dims
+    kinds, offsets, size = smem
+    ctx.reserve_smem(size)
+    ctx.barrier()
+    branch = ir.Operation.create("scf.if", results=[], operands=[is_last_lane], regions=2,
+                                 loc=ctx.loc, ip=ctx.ip)
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+    slot = ctx.binop("arith.muli", warp_slot, ctx.i32(n_rows))
+    for rep in range(reps):
+        for key in rows:
+            at = ctx.binop("arith.addi", ctx.binop("arith.addi", indices[key], slot),
+                           ctx.i32(rep * n_slots * n_rows))
+            for v, (store_ty, kind), off in zip(scans[rep][key], kinds, offsets):
+                _store_scalar(ctx, v, at, kind, store_ty, off)
+    ctx.op("scf.yield", [])
+    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+    ctx.op("scf.yield", [])
+    ctx.ip = saved
+    ctx.barrier()
 
 
 def _finish_rows(ctx: LoweringContext, op, rows: dict, rep: int, tile: int, spt: int,
