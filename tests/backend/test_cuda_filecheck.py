@@ -199,3 +199,44 @@ CHECK: wgmma.wait_group.sync.aligned 0
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert k.metadata["ptx_arch"] == "90a"
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
+
+
+_ASYNC_WGMMA = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import kernels, tritonc
+sig = json.loads(sys.argv[2])
+k = tritonc.compile(kernels.matmul_kernel, sig, json.loads(sys.argv[3]), target="cuda:90",
+                    divisible_by_16=set(sig), num_warps=8, num_stages=3)
+print(json.dumps({"ptx": k.asm["ptx"], "shared": k.metadata["shared"],
+                  "ptxas": k.metadata["ptxas"]}))
+"""
+
+
+def test_async_wgmma_leaves_one_group_in_flight(tmp_path):
+    """TRITONC_ASYNC_WGMMA=1: inside the loop the dot waits for the previous iteration's
+    group only, the ring has a fourth buffer, and the accumulator is waited for in full
+    after the loop; ptxas keeps the wgmma pipeline (no serialization warning)."""
+    import json
+    import os
+
+    env = {**os.environ, "TRITONC_ASYNC_WGMMA": "1",
+           "TRITONC_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", _ASYNC_WGMMA, str(ROOT / "benchmarks"),
+                           json.dumps(MATMUL), json.dumps(MATMUL_CONST)], env=env,
+                          capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    filecheck(out["ptx"], """
+CHECK: cp.async.wait_group 1
+CHECK: bar.sync
+CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+CHECK: wgmma.commit_group.sync.aligned
+CHECK-NEXT: // end inline asm
+CHECK-NEXT: // begin inline asm
+CHECK-NEXT: wgmma.wait_group.sync.aligned 1
+CHECK: bra
+CHECK: wgmma.wait_group.sync.aligned 0
+CHECK: cp.async.wait_group 0
+""", tmp_path)
+    assert out["shared"] == 4 * (128 * 64 + 64 * 128) * 2
+    assert not out["ptxas"]["warnings"], out["ptxas"]["warnings"]

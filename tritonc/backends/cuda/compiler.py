@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tritonc.backends.base import Backend, Stage
-from tritonc.backends.cuda.options import CUDAOptions, planned_conversions
+from tritonc.backends.cuda.options import CUDAOptions, async_wgmma, planned_conversions
 
 
 class CUDABackend(Backend):
@@ -35,5 +35,6 @@ class CUDABackend(Backend):
         }
 
     def hash(self) -> str:
-        return f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
+        return (f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
+                + (":async-wgmma" if async_wgmma() else ""))
 

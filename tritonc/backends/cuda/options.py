@@ -31,6 +31,13 @@ def planned_conversions() -> bool:
         "0", "false", "no", "off")
 
 
+def async_wgmma() -> bool:
+    """Whether a pipelined loop's wgmma stays in flight while the next iteration's copies
+    are issued (`passes/to_llvm/pipeline.py`); `TRITONC_ASYNC_WGMMA=1` turns it on. It
+    changes the code, so it joins the backend's hash and with it every cache key."""
+    return os.environ.get("TRITONC_ASYNC_WGMMA", "0").lower() in ("1", "true", "yes", "on")
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -57,6 +57,7 @@ class LoweringContext:
         self.smem_k_major: set = set()  # pipelined B tiles stored one column per row
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
         self.pipelining = 0  # depth of pipelined loops being lowered
+        self.async_dots: set = set()  # wgmma results left in flight across iterations
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
 

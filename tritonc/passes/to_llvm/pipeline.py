@@ -11,6 +11,13 @@ operand from the buffer of the current iteration:
                 then the dot on buffer i % S
     epilogue:   wait for every copy, barrier
 
+With `TRITONC_ASYNC_WGMMA=1`, a loop whose one wgmma dot only accumulates into the
+loop-carried value (`acc = tl.dot(a, b, acc)`) leaves that dot in flight: it waits with
+`wgmma.wait_group 1` (the previous iteration's dot done, this one running), the ring has
+S + 1 buffers so that the copies issued at the top of iteration i (into buffer
+(i+S-1) % (S+1)) never overwrite the buffer of the dot still running, and the loop is
+followed by `wgmma.wait_group 0` before the accumulator is read.
+
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and
 the pointer increments) are evaluated again for iteration i + S - 1, and the loop
@@ -20,6 +27,7 @@ with zeros by the copy (src-size 0), so a load may only have `other` = 0.
 
 from __future__ import annotations
 
+from tritonc.backends.cuda.options import async_wgmma
 from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.blocks import (
@@ -32,9 +40,11 @@ from tritonc.passes.to_llvm.blocks import (
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
-from tritonc.passes.to_llvm.wgmma import warpgroup_dot
+from tritonc.passes.to_llvm.wgmma import wait_accumulators, warpgroup_dot
 from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
 
+ASYNC_WGMMA = async_wgmma()
+_RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
 _PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
          "tt.make_range", "tt.advance")
 
@@ -252,6 +262,25 @@ def less_than(ctx: LoweringContext, a, b) -> ir.Value:
                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 2)})
 
 
+def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
+    """(dot, loop result index) of the one wgmma dot of the loop that may stay in flight
+    across iterations: it accumulates into a loop-carried value that nothing else reads,
+    and its result is only yielded back into that value."""
+    if not ASYNC_WGMMA or not p.wgmma_loads:
+        return None
+    block = p.loop.regions[0].blocks[0]
+    dots = [op.operation for op in block.operations if op.operation.name == "tt.dot"]
+    if len(dots) != 1 or not warpgroup_dot(ctx, dots[0]):
+        return None
+    dot = dots[0]
+    acc, uses = dot.operands[2], list(dot.results[0].uses)
+    terminator = list(block.operations)[-1]
+    if len(uses) != 1 or uses[0].owner != terminator or len(list(acc.uses)) != 1:
+        return None
+    index = uses[0].operand_number
+    return (dot, index) if block.arguments[index + 1] == acc else None
+
+
 def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> list:
     """The loop with its plan applied; `lower_body(new_loop, extra)` lowers the original
     body into the new loop, which carries `extra` more values (the ahead pointers)."""
@@ -265,7 +294,13 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         p.offsets.append(total)
         total += _tile_bytes(ctx, load)
     p.stage_bytes = total
-    ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * stages)
+    in_flight = _async_dot(ctx, p)
+    if in_flight is not None and total * (stages + 1) > _RING_BUDGET:
+        in_flight = None
+    ring = stages + 1 if in_flight is not None else stages
+    if in_flight is not None:
+        ctx.async_dots.add(in_flight[0].results[0])
+    ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * ring)
     arg_values = [block.arguments[i] for i in p.args]
     # an ahead pointer tensor that a pipelined load reads directly only needs the first
     # register of each vector the copy moves: carry those alone
@@ -321,8 +356,11 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
     ctx.pipelining += 1
     results = lower_body(flat_ahead, lambda new_iv, ahead_flat: _in_loop(
-        ctx, p, stages, new_iv, ahead_flat, lb, ub, step, tiles_for, advance))
+        ctx, p, (stages, ring), new_iv, ahead_flat, lb, ub, step, tiles_for, advance))
     ctx.pipelining -= 1
+    if in_flight is not None:
+        index = in_flight[1]
+        results[index] = wait_accumulators(ctx, list(results[index]), 0)
     _asm(ctx, "cp.async.wait_group 0;")
     ctx.barrier()  # the ring is free for whatever uses the memory next
     return results
@@ -335,17 +373,19 @@ def _load_inputs(load) -> list:
     return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
 
 
-def _in_loop(ctx, p, stages, iv, ahead_flat, lb, ub, step, tiles_for, advance):
+def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     """At the top of iteration `iv`: wait for its tiles, issue iteration iv+(S-1)*step,
-    and map the pipelined loads to their buffer. Returns the next ahead values."""
+    and map the pipelined loads to their buffer. `depth`: (S, buffers in the ring).
+    Returns the next ahead values."""
+    stages, ring = depth
     _asm(ctx, f"cp.async.wait_group {stages - 2};")
     if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
         _asm(ctx, "fence.proxy.async.shared::cta;")
     ctx.barrier()
     k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
-    read = ctx.binop("arith.remsi", k, ctx.i32(stages))
+    read = ctx.binop("arith.remsi", k, ctx.i32(ring))
     write = ctx.binop("arith.remsi", ctx.binop("arith.addi", k, ctx.i32(stages - 1)),
-                      ctx.i32(stages))
+                      ctx.i32(ring))
     # regroup the carried ahead values per argument, every register restored
     ahead, i = [], 0
     for size, vec in zip(p.sizes, p.vecs):

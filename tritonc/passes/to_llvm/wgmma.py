@@ -17,6 +17,7 @@ After (PTX of warpgroup g = warp / 4; one wgmma per 16-deep step kk of K):
     ...
     wgmma.commit_group.sync.aligned;
     wgmma.wait_group.sync.aligned 0;
+(`wait_group 1` for a dot a pipelined loop leaves in flight, see pipeline.py.)
 With A in registers the operand is `{a0, a1, a2, a3}` of step kk and the immediate
 trans-a is absent: `{d...}, {a0, a1, a2, a3}, descB(kk), 1, 1, 1, trans-b;`.
 
@@ -203,5 +204,13 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
             inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)), desc_b]
         accs = _asm(ctx, text, [*accs, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
-    accs = _asm(ctx, "wgmma.wait_group.sync.aligned 0;", accs, tied, regs)
-    return [accs]
+    return [wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)]
+
+
+def wait_accumulators(ctx: LoweringContext, accs: list, pending: int) -> list:
+    """`wgmma.wait_group pending` tied to the accumulator registers `accs`: once it
+    returns, at most `pending` groups are in flight, and what reads the registers after
+    it is ordered after it."""
+    regs = len(accs)
+    tied = ["=f"] * regs + [str(i) for i in range(regs)]
+    return _asm(ctx, f"wgmma.wait_group.sync.aligned {pending};", accs, tied, regs)

@@ -183,7 +183,7 @@ def _expected_operands(ir, op, old_types: dict) -> list:
         return [None] * 3 + [a.type for a in args]
     results = list(op.results)
     changed = any(r in old_types for r in results)
-    if changed and _is_elementwise(ir, op):
+    if changed and (_is_elementwise(ir, op) or op.name == "tt.addptr"):
         text = str(ir.RankedTensorType(results[0].type).encoding)
         return [_with_encoding(ir, v.type, text) if isinstance(v.type, ir.RankedTensorType)
                 else None for v in operands]

@@ -177,6 +177,76 @@ def _slice_expanded_loads(ir, module) -> None:
     if not want:
         return
     apply_growth(ir, module, want)
+    _convert_load_operands(ir, loads_of)
+    _broadcast_in_place(ir, module)
+
+
+def _broadcast_chain(ir, value, text: str, want: dict, loads: dict) -> bool:
+    """Collect into `want` the values computing the broadcast operand `value` in layout
+    `text`: elementwise ops and pointer offsets, expand_dims (whose source then takes the
+    layout sliced at its axis), and loads through tensors of pointers (into `loads`, their
+    operands converted); constants, splats and ranges are made again. False when something
+    else computes it."""
+    if value in want:
+        return want[value] == text
+    if _remade(ir, value):
+        return True
+    owner = value.owner
+    if isinstance(owner, ir.Block) or len(owner.results) != 1:
+        return False
+    want[value] = text
+    if owner.name == "tt.expand_dims":
+        axis = ir.IntegerAttr(owner.attributes["axis"]).value
+        return _broadcast_chain(ir, owner.operands[0],
+                                SliceLayout(axis, parse_layout(text)).attr_text(), want, loads)
+    if owner.name == "tt.load" and isinstance(owner.operands[0].type, ir.RankedTensorType):
+        loads[owner] = text
+        return True
+    return (_is_elementwise(ir, owner) or owner.name == "tt.addptr") and all(
+        _broadcast_chain(ir, v, text, want, loads) for v in owner.operands
+        if isinstance(v.type, ir.RankedTensorType))
+
+
+def _broadcast_sources(ir, module) -> None:
+    """The operand of a broadcast is computed in the broadcast's own layout (a row index
+    `idx[:, None] * D` meeting a tile whose lanes run along the rows' other dimension),
+    back through elementwise ops, expand_dims and loads: the broadcast then repeats
+    registers instead of moving its operand through shared memory. A chain is taken when
+    every value on it is used only on the chains taken."""
+    broadcasts = []
+    module.operation.walk(lambda op: (broadcasts.append(op) if op.name == "tt.broadcast"
+                                      else None, ir.WalkResult.ADVANCE)[1])
+    chains, want = [], {}
+    for op in broadcasts:
+        text = str(ir.RankedTensorType(op.results[0].type).encoding)
+        source = op.operands[0]
+        if not isinstance(parse_layout(text), BlockedLayout) or \
+                str(ir.RankedTensorType(source.type).encoding) == text:
+            continue
+        trial, loads = {}, {}
+        if _broadcast_chain(ir, source, text, trial, loads) and trial and \
+                all(want.get(v, t) == t for v, t in trial.items()):
+            chains.append((op, trial, loads))
+            want.update(trial)
+    while chains:
+        want = {v: t for _, trial, _ in chains for v, t in trial.items()}
+        seeds = {op for op, _, _ in chains}
+
+        def inside(use, want=want, seeds=seeds) -> bool:
+            return use.owner in seeds or any(r in want for r in use.owner.results)
+
+        kept = [c for c in chains if all(inside(u) for v in c[1] for u in v.uses)]
+        if len(kept) == len(chains):
+            break
+        chains = kept
+    if chains:
+        apply_growth(ir, module, {v: t for _, trial, _ in chains for v, t in trial.items()})
+        _convert_load_operands(ir, {ld: t for _, _, loads in chains for ld, t in loads.items()})
+
+
+def _convert_load_operands(ir, loads_of: dict) -> None:
+    """Each load of `loads_of` (load -> layout text) reads its pointers and mask in its
+    new layout (the index arithmetic is made again there when lowered)."""
     for load, text in loads_of.items():
         for i, value in enumerate(list(load.operands)):
             if isinstance(value.type, ir.RankedTensorType) and \
@@ -186,13 +256,19 @@ def _slice_expanded_loads(ir, module) -> None:
                 load.operands[i] = ir.Operation.create(
                     "ttg.convert_layout", results=[ty], operands=[value], loc=load.location,
                     ip=ir.InsertionPoint(load)).results[0]
-    _broadcast_in_place(ir, module)
 
 
 def slice_layouts(module) -> None:
-    """Apply both rewrites above to `module`."""
+    """Apply the rewrites above to `module` (modules with a `tt.dot` are left as they
+    are)."""
     from mlir import ir
 
     with module.context, ir.Location.unknown():
+        has_dot = []
+        module.operation.walk(lambda op: (has_dot.append(op) if op.name == "tt.dot" else None,
+                                          ir.WalkResult.ADVANCE)[1])
+        if has_dot:
+            return
+        _broadcast_sources(ir, module)
         _slice_reductions(ir, module)
         _slice_expanded_loads(ir, module)
