@@ -101,3 +101,19 @@ def test_illegal_address_is_a_cuda_error_naming_the_kernel(tmp_path):
                           timeout=120)
     assert "CAUGHT" in done.stdout, done.stdout + done.stderr
     assert "CUDA_ERROR_ILLEGAL_ADDRESS" in done.stdout and "wild_store" in done.stdout
+
+
+@pytest.mark.gpu
+def test_a_launch_returns_the_compiled_kernel_with_its_code(tmp_path, monkeypatch):
+    """`kernel[grid](...)` returns the kernel: its name, metadata and every stage's code."""
+    import torch
+
+    monkeypatch.setenv("TRITONC_CACHE_DIR", str(tmp_path))
+    x = torch.randn(1000, device="cuda")
+    out = torch.full_like(x, float("nan"))
+    h = scale[(triton.cdiv(1000, 256),)](x, out, 1000, 2.0, BLOCK=256)
+    assert h.name == "scale"
+    assert ".entry scale" in h.asm["ptx"] and "tt.load" in h.asm["ttgir"]
+    assert h.asm["cubin"][:4] == b"\x7fELF"
+    assert h.metadata["num_warps"] == 4
+    torch.testing.assert_close(out, x * 2)

@@ -193,12 +193,19 @@ CHECK: wgmma.fence.sync.aligned
 CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 CHECK-NOT: mma.sync
 CHECK: wgmma.commit_group.sync.aligned
+CHECK-NEXT: // end inline asm
+CHECK-NEXT: // begin inline asm
+CHECK-NEXT: wgmma.wait_group.sync.aligned 1
+CHECK: bra
 CHECK: wgmma.wait_group.sync.aligned 0
+CHECK: cp.async.wait_group 0
 """, tmp_path)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no wgmma serialization
     assert k.metadata["ptx_arch"] == "90a"
-    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
+    # the dot of the previous iteration stays in flight: a fourth buffer in the ring
+    assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 128) * 2
 
 
 _ASYNC_WGMMA = """
@@ -213,14 +220,13 @@ print(json.dumps({"ptx": k.asm["ptx"], "shared": k.metadata["shared"],
 """
 
 
-def test_async_wgmma_leaves_one_group_in_flight(tmp_path):
-    """TRITONC_ASYNC_WGMMA=1: inside the loop the dot waits for the previous iteration's
-    group only, the ring has a fourth buffer, and the accumulator is waited for in full
-    after the loop; ptxas keeps the wgmma pipeline (no serialization warning)."""
+def test_wgmma_wait_all_switch(tmp_path):
+    """TRITONC_ASYNC_WGMMA=0: every dot is waited for at once, in a ring of num_stages
+    buffers."""
     import json
     import os
 
-    env = {**os.environ, "TRITONC_ASYNC_WGMMA": "1",
+    env = {**os.environ, "TRITONC_ASYNC_WGMMA": "0",
            "TRITONC_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", _ASYNC_WGMMA, str(ROOT / "benchmarks"),
                            json.dumps(MATMUL), json.dumps(MATMUL_CONST)], env=env,
@@ -228,15 +234,10 @@ def test_async_wgmma_leaves_one_group_in_flight(tmp_path):
     out = json.loads(done.stdout)
     filecheck(out["ptx"], """
 CHECK: cp.async.wait_group 1
-CHECK: bar.sync
 CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 CHECK: wgmma.commit_group.sync.aligned
-CHECK-NEXT: // end inline asm
-CHECK-NEXT: // begin inline asm
-CHECK-NEXT: wgmma.wait_group.sync.aligned 1
-CHECK: bra
+CHECK-NOT: wgmma.wait_group.sync.aligned 1
 CHECK: wgmma.wait_group.sync.aligned 0
-CHECK: cp.async.wait_group 0
+CHECK: bra
 """, tmp_path)
-    assert out["shared"] == 4 * (128 * 64 + 64 * 128) * 2
-    assert not out["ptxas"]["warnings"], out["ptxas"]["warnings"]
+    assert out["shared"] == 3 * (128 * 64 + 64 * 128) * 2

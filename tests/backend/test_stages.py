@@ -66,12 +66,23 @@ MATMUL = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32"}
 
 
 @pytest.mark.parametrize("bad", [dict(num_warps=3), dict(num_warps=64), dict(num_warps=0),
-                                 dict(num_stages=0), dict(maxnreg=8), dict(num_ctas=2),
+                                 dict(num_stages=0), dict(maxnreg=8), dict(num_ctas=3),
                                  dict(enable_fp_fusion="yes"), dict(num_warps=4.0)])
 def test_bad_options_raise_naming_the_option(bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name):
         CUDAOptions(**bad)
+
+
+def test_num_ctas_is_accepted_and_each_program_stays_one_cta():
+    """Triton's tests and autotuning configs pass num_ctas=2 or 4 on Hopper; a program still
+    runs as one CTA, so the compiled code is that of num_ctas=1."""
+    two = CUDAOptions(num_ctas=2)
+    assert two.num_ctas == 2 and two.hash() != CUDAOptions().hash()
+    one = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90")
+    k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        options=two)
+    assert k.asm["ptx"] == one.asm["ptx"]
 
 
 def test_options_are_frozen_and_hash_every_field():

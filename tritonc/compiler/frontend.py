@@ -17,9 +17,10 @@ from typing import Any
 from tritonc.compiler import mlir_loader
 from tritonc.compiler.errors import CompilationError
 from tritonc.language import dtypes as T
+from tritonc.language.builtins import tensor_descriptor
 from tritonc.language.core import constexpr, tensor
 from tritonc.language.semantic import Semantic
-from tritonc.runtime import specialization
+from tritonc.runtime import descriptors, specialization
 from tritonc.runtime.jit import JITFunction
 
 
@@ -43,17 +44,28 @@ def flatten_signature(entry: Any) -> list[str]:
     in order, so a tuple argument becomes several function arguments."""
     if isinstance(entry, (tuple, list)):
         return [t for item in entry for t in flatten_signature(item)]
+    if descriptors.parse(entry) is not None:
+        return descriptors.flat_types(entry)
     return [entry]
 
 
-def rebuild_value(entry: Any, values: Any) -> Any:
+def rebuild_value(entry: Any, values: Any, semantic: Semantic) -> Any:
     """The kernel-side value of one signature entry from its flattened `values` iterator:
-    a tensor, or a tuple / NamedTuple of the same structure as `entry`."""
+    a tensor, a tensor descriptor made from its base, shape and strides, or a tuple /
+    NamedTuple of the same structure as `entry`."""
     if isinstance(entry, (tuple, list)):
-        items = [rebuild_value(item, values) for item in entry]
+        items = [rebuild_value(item, values, semantic) for item in entry]
         if hasattr(entry, "_fields"):
             return type(entry)(*items)
         return tuple(items)
+    parts = descriptors.parse(entry)
+    if parts is not None:
+        _, block, padding = parts
+        base = next(values)
+        shape = [next(values) for _ in block]
+        strides = [next(values) for _ in block]
+        desc = semantic.make_tensor_descriptor(base, shape, strides, block, padding)
+        return tensor_descriptor(desc, shape, strides)
     return next(values)
 
 
@@ -97,12 +109,16 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
             scope[p.name] = constexpr(spec.constexprs[p.name])
         elif p.name in spec.signature:
             runtime_params.append(p.name)
-            for text in flatten_signature(spec.signature[p.name]):
+            entry = spec.signature[p.name]
+            for i, text in enumerate(flatten_signature(entry)):
                 try:
                     arg_types.append(parse_type(text))
                 except ValueError as e:
                     raise _signature_error(fn, f"signature of {p.name!r}: {e}") from None
-                arg_attrs.append(specialization.divisibility_attrs(p.name in spec.divisible_by_16))
+                # a descriptor's alignment is its base pointer's (its first argument)
+                divisible = p.name in spec.divisible_by_16 and (
+                    i == 0 or descriptors.parse(entry) is None)
+                arg_attrs.append(specialization.divisibility_attrs(divisible))
         elif p.is_constexpr and p.has_default:
             scope[p.name] = constexpr(p.default)
         elif p.is_constexpr:
@@ -119,7 +135,7 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
         raise _signature_error(fn, f"signature: {e}") from None
     values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args, strict=False))
     for name in runtime_params:
-        scope[name] = rebuild_value(spec.signature[name], values)
+        scope[name] = rebuild_value(spec.signature[name], values, semantic)
     generator = CodeGenerator(fn, semantic, scope)
     generator.visit(fn.parse())
     if generator.ret_value is not None:

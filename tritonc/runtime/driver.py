@@ -26,6 +26,7 @@ import threading
 from collections.abc import Sequence
 from ctypes import POINTER, byref, c_char_p, c_int, c_uint, c_void_p
 from dataclasses import dataclass
+from typing import Any
 
 _P = POINTER
 
@@ -432,3 +433,14 @@ def get_driver() -> Driver:
             if _driver is None:
                 _driver = Driver(_open_libcuda())
     return _driver
+
+
+def __getattr__(name: str) -> Any:
+    """`driver.active`, as Triton's `triton.runtime.driver.active`: the driver object of
+    the current device (its stream, target and properties), shared with the `triton`
+    alias of `tritonc.inductor`."""
+    if name == "active":
+        from tritonc.inductor.modules import active_driver
+
+        return active_driver()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

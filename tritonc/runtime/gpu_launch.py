@@ -26,7 +26,7 @@ from typing import Any
 from tritonc.backends.base import Target, get_backend
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.language.core import constexpr
-from tritonc.runtime import specialization
+from tritonc.runtime import descriptors, specialization
 from tritonc.runtime.cache import Cache, make_key
 
 TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
@@ -69,6 +69,12 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         if p.is_constexpr or isinstance(value, constexpr) or value is None:
             constexprs[p.name] = value.value if isinstance(value, constexpr) else value
             continue
+        if descriptors.is_descriptor(value):
+            signature[p.name] = descriptors.signature_text(
+                tensor_type_name(value.base), value.block_shape, value.padding)
+            if not p.do_not_specialize and specialization.is_divisible(value.base.data_ptr()):
+                divisible.add(p.name)  # the base pointer alone (see descriptors.py)
+            continue
         if isinstance(value, tuple):
             types = tuple(_scalar_type(v) for v in value)
             signature[p.name] = type(value)(*types) if hasattr(value, "_fields") else types
@@ -87,7 +93,15 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
 
 
 def _flatten(entry: Any) -> list:
-    return [x for e in entry for x in _flatten(e)] if isinstance(entry, tuple) else [entry]
+    """Signature entries (or argument values) as the kernel's arguments: tuples item by
+    item, host tensor descriptors as their base, shape and strides."""
+    if isinstance(entry, tuple):
+        return [x for e in entry for x in _flatten(e)]
+    if descriptors.parse(entry) is not None:
+        return descriptors.flat_types(entry)
+    if descriptors.is_descriptor(entry):
+        return descriptors.flat_values(entry)
+    return [entry]
 
 
 def _arg_key(value: Any) -> Any:
@@ -102,6 +116,9 @@ def _arg_key(value: Any) -> Any:
         return ("f",)
     if isinstance(value, tuple):
         return tuple(_arg_key(v) for v in value)
+    if descriptors.is_descriptor(value):
+        return ("d", value.base.dtype, tuple(value.block_shape), value.padding,
+                specialization.is_divisible(value.base.data_ptr()))
     if isinstance(value, constexpr):
         return ("c", repr(value.value))
     return ("c", repr(value))
@@ -135,6 +152,8 @@ class CompiledLaunch:
     num_warps: int
     metadata: dict
     c_launcher: Any = field(default=None, repr=False, compare=False)  # built on first launch
+    asm: dict = field(default_factory=dict, repr=False, compare=False)  # stage -> text
+    name: str = ""
 
     def kernel_launcher(self) -> Any:
         """The kernel's `c_launcher.KernelLauncher` (C extension, else ctypes), built once."""
@@ -143,6 +162,9 @@ class CompiledLaunch:
 
             self.c_launcher = KernelLauncher(self.launcher)
         return self.c_launcher
+
+
+_TEXT_STAGES = ("ttir", "ttgir", "llir", "ptx")  # kept beside the cubin: a launch's `.asm`
 
 
 def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
@@ -168,7 +190,9 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
         kernel = compile_kernel(fn, signature, constexprs, f"cuda:{arch}", divisible,
                                 options=options)
         entry = {"kernel.cubin": kernel.asm["cubin"],
-                 "metadata.json": json.dumps(kernel.metadata).encode()}
+                 "metadata.json": json.dumps(kernel.metadata).encode(),
+                 **{f"kernel.{stage}": kernel.asm[stage].encode() for stage in _TEXT_STAGES
+                    if stage in kernel.asm}}
         cache.put(key, entry)
     return entry
 
@@ -197,7 +221,11 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
         driver.set_max_dynamic_shared(function, shared)
     launcher = driver.launcher(function, _flatten(tuple(signature.values())),
                                (32 * num_warps, 1, 1), shared)
-    return CompiledLaunch(launcher, list(signature), num_warps, metadata)
+    asm = {stage: entry[f"kernel.{stage}"].decode() for stage in _TEXT_STAGES
+           if f"kernel.{stage}" in entry}
+    asm["cubin"] = entry["kernel.cubin"]
+    return CompiledLaunch(launcher, list(signature), num_warps, metadata, asm=asm,
+                          name=fn.__name__)
 
 
 class _NoTensor:

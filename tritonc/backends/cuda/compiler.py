@@ -36,5 +36,5 @@ class CUDABackend(Backend):
 
     def hash(self) -> str:
         return (f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
-                + (":async-wgmma" if async_wgmma() else ""))
+                + ("" if async_wgmma() else ":wgmma-wait-all"))
 

@@ -6,7 +6,9 @@ a bad value (`num_warps=3`) fails where it was given, with its name and the allo
 
     num_warps         warps per program: a power of two from 1 to 32 (default 4)
     num_stages        software-pipelining depth of loops feeding a dot; 1 turns it off (3)
-    num_ctas          programs per cluster; only 1 is supported (1)
+    num_ctas          CTAs per program, a power of two up to 16 (1): accepted for Triton's
+                      sake, but a program always runs as one CTA (the results are those
+                      of any num_ctas; thread-block clusters are not used)
     maxnreg           a cap on registers per thread passed to ptxas, or None
     enable_fp_fusion  contract a*b+c into fused multiply-adds, as Triton does (True)
     threads_per_warp  32 on every NVIDIA GPU
@@ -33,9 +35,11 @@ def planned_conversions() -> bool:
 
 def async_wgmma() -> bool:
     """Whether a pipelined loop's wgmma stays in flight while the next iteration's copies
-    are issued (`passes/to_llvm/pipeline.py`); `TRITONC_ASYNC_WGMMA=1` turns it on. It
-    changes the code, so it joins the backend's hash and with it every cache key."""
-    return os.environ.get("TRITONC_ASYNC_WGMMA", "0").lower() in ("1", "true", "yes", "on")
+    are issued (`passes/to_llvm/pipeline.py`); `TRITONC_ASYNC_WGMMA=0` waits for every
+    dot at once instead, to isolate a fault. It changes the code, so it joins the
+    backend's hash and with it every cache key."""
+    return os.environ.get("TRITONC_ASYNC_WGMMA", "1").lower() not in (
+        "0", "false", "no", "off")
 
 
 def _is_int(value: Any) -> bool:
@@ -59,8 +63,8 @@ class CUDAOptions:
                              f"{self.num_warps!r}")
         if not _is_int(self.num_stages) or self.num_stages < 1:
             raise ValueError(f"num_stages must be an integer >= 1, got {self.num_stages!r}")
-        if self.num_ctas != 1:
-            raise ValueError(f"num_ctas must be 1 (clusters are not supported), got "
+        if not _is_int(self.num_ctas) or self.num_ctas not in (1, 2, 4, 8, 16):
+            raise ValueError(f"num_ctas must be a power of two from 1 to 16, got "
                              f"{self.num_ctas!r}")
         if self.maxnreg is not None and (not _is_int(self.maxnreg)
                                          or not 24 <= self.maxnreg <= 255):

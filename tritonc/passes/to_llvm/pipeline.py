@@ -11,12 +11,13 @@ operand from the buffer of the current iteration:
                 then the dot on buffer i % S
     epilogue:   wait for every copy, barrier
 
-With `TRITONC_ASYNC_WGMMA=1`, a loop whose one wgmma dot only accumulates into the
+A loop whose one wgmma dot only accumulates into the
 loop-carried value (`acc = tl.dot(a, b, acc)`) leaves that dot in flight: it waits with
 `wgmma.wait_group 1` (the previous iteration's dot done, this one running), the ring has
 S + 1 buffers so that the copies issued at the top of iteration i (into buffer
 (i+S-1) % (S+1)) never overwrite the buffer of the dot still running, and the loop is
-followed by `wgmma.wait_group 0` before the accumulator is read.
+followed by `wgmma.wait_group 0` before the accumulator is read (`TRITONC_ASYNC_WGMMA=0`
+waits for every dot at once instead).
 
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and

@@ -520,8 +520,9 @@ def lower_scan(ctx: LoweringContext, op) -> list:
         def step(k, acc, position=coord[axis]):
             index = ctx.binop("arith.subi", ctx.i32(n - 1), k) if reverse else k
             values = elements(index)
-            combined = _combine(ctx, op, values, acc) if reverse else \
-                _combine(ctx, op, acc, values)
+            # the running value comes first in both directions: a reverse scan is the
+            # forward scan of the reversed axis
+            combined = _combine(ctx, op, acc, values)
             keep = ctx.value("arith.cmpi", [index, position], i1, {"predicate": keep_pred})
             return [ctx.value("arith.select", [keep, c, a], a.type)
                     for c, a in zip(combined, acc)]

@@ -9,9 +9,9 @@ After (num_warps = 4):
 Tensors of one shape share one layout, so elementwise ops never move data. A thread holds
 as many consecutive elements along the last dimension as the widest access of that shape
 may cover: 16 bytes of its type (4 fp32, 8 fp16) where the axis analysis shows the
-addresses aligned to that, fewer where they are not (a row stride that is not a multiple
-of 16, a row length of 781), so that the lanes of a warp then touch consecutive elements
-instead of leaving gaps between scalar accesses. Ops that
+addresses aligned to that, fewer for a stored shape where they are not (a row stride that
+is not a multiple of 16, a row length of 781), so that the lanes of a warp then write
+consecutive elements instead of leaving gaps between scalar stores. Ops that
 change the shape (expand_dims, broadcast, reshape, reductions, ...) convert between the
 layouts of their operands and results when they are lowered. A tile loaded through a
 block pointer whose contiguous dimension is not the last follows the pointer's order
@@ -31,11 +31,14 @@ _BYTES = {"i1": 1, "i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "
 def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
     """For each shape, how many elements one thread holds along the last dimension: 16
     bytes of the narrowest type loaded or stored with that shape (4 when nothing is),
-    lowered to the widest aligned access of that shape where every access of it goes
-    through a tensor of pointers running along the last dimension (`aligned_width`).
+    lowered to the widest aligned access of that shape where the shape is stored and every
+    access of it goes through a tensor of pointers running along the last dimension
+    (`aligned_width`). A shape only loaded keeps 16 bytes: the gaps between scalar loads
+    are served from L1, and wider rows per thread keep more loads in flight.
     Kernels with a `tt.dot` keep 16 bytes (their loads feed the tensor-core pipelines)."""
     widths: dict[tuple[int, ...], int] = {}
     aligned: dict[tuple[int, ...], int | None] = {}
+    stored: set[tuple[int, ...]] = set()
     axis = AxisAnalysis()
     has_dot = False
 
@@ -49,6 +52,8 @@ def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
                 nbytes = _BYTES.get(str(t.element_type), 1 if "f8" in str(t.element_type) else 4)
                 shape = tuple(t.shape)
                 widths[shape] = max(widths.get(shape, 4), 16 // nbytes)
+                if op.name.endswith("store"):
+                    stored.add(shape)
                 ptr = op.operands[0]
                 width = aligned_width(axis, ptr, nbytes) if op.name in (
                     "tt.load", "tt.store") and isinstance(ptr.type, ir.RankedTensorType) \
@@ -61,7 +66,7 @@ def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
 
     module.operation.walk(visit)
     if not has_dot:
-        widths.update({s: w for s, w in aligned.items() if w is not None})
+        widths.update({s: w for s, w in aligned.items() if w is not None and s in stored})
     return widths
 
 

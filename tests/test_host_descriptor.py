@@ -1,0 +1,65 @@
+"""Host `TensorDescriptor` arguments of compiled kernels: the signature type they get, the
+descriptor the kernel's entry makes from base, shape and strides, and (on the GPU) loads
+and stores through it against torch."""
+
+import pytest
+
+import tritonc as triton
+import tritonc.language as tl
+from tritonc.runtime import descriptors
+from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+
+@triton.jit
+def add_one_blocks(in_desc, out_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    m = tl.program_id(0) * BLOCK_M
+    n = tl.program_id(1) * BLOCK_N
+    out_desc.store([m, n], in_desc.load([m, n]) + 1)
+
+
+SIG = {"in_desc": "tensordesc<fp32[16, 32]>", "out_desc": "tensordesc<fp32[16, 32]>"}
+
+
+def test_signature_text_round_trips():
+    text = descriptors.signature_text("fp16", [64, 128], "nan")
+    assert text == "tensordesc<fp16[64, 128],nan>"
+    assert descriptors.parse(text) == ("fp16", [64, 128], "nan")
+    assert descriptors.flat_types(SIG["in_desc"]) == ["*fp32", "i32", "i32", "i64", "i64"]
+    assert descriptors.parse("*fp32") is None
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_descriptor_arguments_compile_through_ptxas(arch):
+    k = triton.compile(add_one_blocks, SIG, {"BLOCK_M": 16, "BLOCK_N": 32},
+                       target=f"cuda:{arch}", divisible_by_16=set(SIG))
+    ttir = k.asm["ttir"]
+    assert ttir.count('"tt.make_tensor_descriptor"') == 2
+    # five arguments per descriptor; only each base pointer claims 16-byte alignment
+    header = next(line for line in ttir.splitlines() if "func.func" in line)
+    assert header.count("tt.divisibility") == 2 and header.count("i64") == 4
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_specialization_of_a_host_descriptor():
+    torch = pytest.importorskip("torch")
+    from tritonc.runtime.gpu_launch import specialize
+
+    x = torch.empty(40, 70, device="meta")
+    desc = TensorDescriptor.from_tensor(x, [16, 32])
+    bound = add_one_blocks.bind((desc, desc), {"BLOCK_M": 16, "BLOCK_N": 32})
+    signature, constexprs, divisible = specialize(add_one_blocks, bound)
+    assert signature == SIG and divisible == {"in_desc", "out_desc"}
+    assert constexprs == {"BLOCK_M": 16, "BLOCK_N": 32}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n", [(40, 70), (16, 32), (33, 100)])
+def test_loads_and_stores_through_host_descriptors(m, n):
+    import torch
+
+    x = torch.randn(m, n + 5, device="cuda")[:, :n]  # rows 4 * (n + 5) bytes apart
+    out = torch.full((m, n), float("nan"), device="cuda")
+    grid = (triton.cdiv(m, 16), triton.cdiv(n, 32))
+    add_one_blocks[grid](TensorDescriptor(x, list(x.shape), list(x.stride()), [16, 32]),
+                         TensorDescriptor.from_tensor(out, [16, 32]), BLOCK_M=16, BLOCK_N=32)
+    torch.testing.assert_close(out, x + 1)
