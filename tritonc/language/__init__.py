@@ -59,6 +59,7 @@ from tritonc.language.random import (
     randn4x,
     uint_to_uniform_float,
 )
+from tritonc.language.scaled_dot import dot_scaled
 from tritonc.language.standard import (
     argmax,
     argmin,
