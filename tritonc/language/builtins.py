@@ -127,11 +127,12 @@ class tensor_descriptor:
 
     @builtin
     def load(self, offsets, _semantic=None) -> tensor:
-        return _semantic.descriptor_load(self.value, [_unwrap(o) for o in offsets])
+        return _semantic.descriptor_load(self.value, [_unwrap(o) for o in _unwrap(offsets)])
 
     @builtin
     def store(self, offsets, value, _semantic=None) -> None:
-        _semantic.descriptor_store(self.value, _unwrap(value), [_unwrap(o) for o in offsets])
+        _semantic.descriptor_store(self.value, _unwrap(value),
+                                   [_unwrap(o) for o in _unwrap(offsets)])
 
 
 @builtin

@@ -69,6 +69,9 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         if p.is_constexpr or isinstance(value, constexpr) or value is None:
             constexprs[p.name] = value.value if isinstance(value, constexpr) else value
             continue
+        if isinstance(value, tuple) and value and all(isinstance(v, constexpr) for v in value):
+            constexprs[p.name] = tuple(v.value for v in value)  # a tuple of constexprs is one
+            continue
         if descriptors.is_descriptor(value):
             signature[p.name] = descriptors.signature_text(
                 tensor_type_name(value.base), value.block_shape, value.padding)
