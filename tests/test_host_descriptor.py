@@ -63,3 +63,37 @@ def test_loads_and_stores_through_host_descriptors(m, n):
     add_one_blocks[grid](TensorDescriptor(x, list(x.shape), list(x.stride()), [16, 32]),
                          TensorDescriptor.from_tensor(out, [16, 32]), BLOCK_M=16, BLOCK_N=32)
     torch.testing.assert_close(out, x + 1)
+
+
+@triton.jit
+def copy_block(in_desc, out_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.arange(0, BLOCK_M)[:, None] * BLOCK_N
+    tl.store(out_ptr + rows + tl.arange(0, BLOCK_N)[None, :], in_desc.load([0, 0]))
+
+
+def test_nan_padding_reads_nan_outside_the_tensor():
+    """A descriptor with padding="nan" fills what lies outside its tensor with NaN (not
+    zeros): the constant the masked-off lanes take."""
+    k = triton.compile(copy_block, {"in_desc": "tensordesc<fp32[16, 32],nan>",
+                                    "out_ptr": "*fp32"}, {"BLOCK_M": 16, "BLOCK_N": 32},
+                       target="cuda:90")
+    assert 'padding = "nan"' in k.asm["ttir"]
+    assert "0f7FC00000" in k.asm["ptx"]
+    zero = triton.compile(copy_block, {"in_desc": "tensordesc<fp32[16, 32]>",
+                                       "out_ptr": "*fp32"}, {"BLOCK_M": 16, "BLOCK_N": 32},
+                          target="cuda:90")
+    assert "0f7FC00000" not in zero.asm["ptx"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("padding", ["zero", "nan"])
+def test_padding_on_the_gpu(padding):
+    import torch
+
+    x = torch.randn(10, 20, device="cuda")
+    out = torch.full((16, 32), 7.0, device="cuda")
+    copy_block[(1,)](TensorDescriptor.from_tensor(x, [16, 32], padding), out,
+                     BLOCK_M=16, BLOCK_N=32)
+    expect = torch.full((16, 32), float("nan") if padding == "nan" else 0.0, device="cuda")
+    expect[:10, :20] = x
+    torch.testing.assert_close(out, expect, equal_nan=True)

@@ -254,6 +254,16 @@ def _descriptor_parts(ctx: LoweringContext, desc):
     return parts[0], parts[1:1 + rank], [_i64(ctx, s) for s in parts[1 + rank:]], rank
 
 
+def descriptor_padding(desc) -> str:
+    """"nan" or "zero": what the descriptor `desc` reads outside its tensor, from the
+    `tt.make_tensor_descriptor` that made it (a descriptor of unknown origin: zero)."""
+    owner = desc.owner
+    if isinstance(owner, ir.Block) or owner.name != "tt.make_tensor_descriptor" or \
+            "padding" not in owner.attributes:
+        return "zero"
+    return ir.StringAttr(owner.attributes["padding"]).value or "zero"
+
+
 @lowering("tt.descriptor_load")
 def lower_descriptor_load(ctx: LoweringContext, op) -> list:
     result = op.results[0]
@@ -262,7 +272,8 @@ def lower_descriptor_load(ctx: LoweringContext, op) -> list:
     offsets = [ctx.get(v)[0] for v in list(op.operands)[1:]]
     ptrs, preds = descriptor_addresses(ctx, ctx.get(op.operands[0]), offsets, result.type)
     elt_ty = ctx.scalar_type(result.type)
-    return [emit_loads(ctx, ptrs, preds, [ctx.const(0, elt_ty)] * len(ptrs), elt_ty,
+    fill = _fill(ctx, elt_ty, descriptor_padding(op.operands[0]))
+    return [emit_loads(ctx, ptrs, preds, [fill] * len(ptrs), elt_ty,
                        descriptor_vector_width(ctx, op, result.type))]
 
 

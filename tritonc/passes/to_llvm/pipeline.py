@@ -35,6 +35,7 @@ from tritonc.passes.to_llvm.blocks import (
     block_addresses,
     block_vector_width,
     descriptor_addresses,
+    descriptor_padding,
     descriptor_vector_width,
     is_block_pointer,
 )
@@ -164,8 +165,8 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         if len(ctx.shape(op.results[0].type)) != 2:
             continue
         if op.name == "tt.descriptor_load":
-            if _is_transposed(ctx, op):
-                continue
+            if _is_transposed(ctx, op) or descriptor_padding(op.operands[0]) != "zero":
+                continue  # cp.async fills with zeros
         elif is_block_pointer(op.operands[0].type):
             if not _block_tile_ok(ctx, op):
                 continue

@@ -101,7 +101,8 @@ def _full_reduce_1d(ctx: LoweringContext, op) -> list:
     warp_ids = [0]
     for bit in distinct_warps:
         warp_ids += [w | (1 << bit) for w in warp_ids]
-    if len(warp_ids) == n_warps:
+    if len(warp_ids) == n_warps and not any(isinstance(ty, ir.Type) and "ptr" in str(ty)
+                                            for _, ty in slot_values):
         return [[a] for a in _lanes_combine_slots(ctx, op, n_warps, [
             lambda slot, base=base, ty=ty: ctx.value("llvm.load", [ctx.smem_ptr(
                 ctx.binop("arith.addi", base, slot), ty)], ty) for base, ty in slot_values])]
