@@ -38,6 +38,10 @@ def __getattr__(name: str):
         from tritonc.runtime import autotuner
 
         return getattr(autotuner, name)
+    if name in ("reinterpret", "TensorWrapper"):
+        from tritonc.runtime import tensor_wrapper
+
+        return getattr(tensor_wrapper, name)
     raise AttributeError(f"module 'tritonc' has no attribute {name!r}")
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from tritonc.backends.base import Target, get_backend
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.language.core import constexpr
+from tritonc.language.dtypes import dtype as tl_dtype
 from tritonc.runtime import descriptors, specialization
 from tritonc.runtime.cache import Cache, make_key
 
@@ -37,8 +38,15 @@ COMPILER_VERSION = "tritonc-0.1.0"
 COMPILE_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
 
 
+_SHORT_INT_NAMES = {f"{kind}{bits}": f"{kind[0]}{bits}" for kind in ("int", "uint")
+                    for bits in (8, 16, 32, 64)} | {"int1": "i1"}
+
+
 def tensor_type_name(arg: Any) -> str:
-    """The language type name of a tensor argument's elements (torch or numpy)."""
+    """The language type name of a tensor argument's elements (torch or numpy, or a
+    `reinterpret` wrapper, whose dtype is the language's)."""
+    if isinstance(arg.dtype, tl_dtype):
+        return _SHORT_INT_NAMES.get(arg.dtype.name, arg.dtype.name)
     name = str(arg.dtype).replace("torch.", "")
     if name not in TORCH_DTYPES:
         raise TypeError(f"unsupported tensor dtype {arg.dtype}")

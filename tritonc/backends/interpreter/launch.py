@@ -37,7 +37,7 @@ def _host_array(arg: Any, name: str, copies: list) -> np.ndarray:
         return arg
     import torch
 
-    host = arg.detach()
+    host = getattr(arg, "base", arg).detach()  # a reinterpret wrapper: its tensor
     if host.device.type != "cpu":
         gpu, host = host, host.cpu()
         copies.append((gpu, host))
