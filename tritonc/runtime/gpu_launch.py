@@ -209,8 +209,10 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
 
 
 def launch_options(options: dict[str, Any]) -> CUDAOptions:
-    """The compile options among a launch's keywords (`stream` is not one), validated."""
-    return CUDAOptions.parse({k: v for k, v in options.items() if k != "stream"})
+    """The compile options among a launch's keywords (`stream` and
+    `launch_cooperative_grid` are not), validated."""
+    return CUDAOptions.parse({k: v for k, v in options.items()
+                              if k not in ("stream", "launch_cooperative_grid")})
 
 
 def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
@@ -301,6 +303,12 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
                   warmup: bool) -> Any:
     """Compile `fn` for this call's specialization (once) and launch it."""
     from tritonc.runtime.launch import normalize_grid
+
+    if options.get("launch_cooperative_grid"):
+        raise NotImplementedError(
+            f"{fn.__name__}: launch_cooperative_grid=True: cooperative launches (all "
+            "programs resident at once) are not supported on the GPU yet; the interpreter "
+            "runs them")
 
     key = (tuple(("c", type(v).__name__, repr(v)) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),

@@ -52,8 +52,13 @@ def normalize_grid(grid: Any, bound: dict[str, Any]) -> tuple[int, int, int]:
     return grid + (1,) * (3 - len(grid))
 
 
+# launch keywords the generated hot path leaves to the generic path
+GENERIC_LAUNCH_OPTIONS = ("launch_cooperative_grid",)
+
+
 def split_options(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs}
+    options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS + GENERIC_LAUNCH_OPTIONS
+               if k in kwargs}
     return kwargs, options
 
 
