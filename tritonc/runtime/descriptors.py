@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tritonc.tools.tensor_descriptor import TensorDescriptor
+
 _TEXT = re.compile(r"^tensordesc<(\w+)\[([0-9, ]+)\](,nan)?>$")
 
 
 def is_descriptor(value: Any) -> bool:
-    from tritonc.tools.tensor_descriptor import TensorDescriptor
-
     return isinstance(value, TensorDescriptor)
 
 

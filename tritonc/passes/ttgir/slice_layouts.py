@@ -15,7 +15,7 @@ After:
     %s = "tt.reduce"(%x) {axis = 1} : (...) -> tensor<64xf32, #ttg.slice<1, #b>>
     %e = "tt.expand_dims"(%s) {axis = 1} : (...) -> tensor<64x1xf32, #b>
     %r = "tt.broadcast"(%e) : (tensor<64x1xf32, #b>) -> tensor<64x256xf32, #b>
-with #b0 and #b1 the default blocked layouts of their shapes. Reductions in modules with
+with #b0 and #b1 the default blocked layouts of their shapes. Modules with
 a `tt.dot` are left to propagate-mma.
 """
 
@@ -33,22 +33,9 @@ def _slice_reductions(ir, module) -> None:
     its rows in registers. An elementwise op on such values takes their layout when its
     other operands are constants, splats or ranges (made again in it); any other user
     gets a convert back. Applied only where the values reach a broadcast (a statistic
-    stored without meeting its rows gains nothing); modules with a `tt.dot` are left
-    to propagate-mma."""
-    reduces, has_dot = [], False
-
-    def visit(op):
-        nonlocal has_dot
-        has_dot = has_dot or op.name == "tt.dot"
-        if op.name == "tt.reduce":
-            reduces.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    if has_dot:
-        return
+    stored without meeting its rows gains nothing)."""
     want: dict = {}
-    for op in reduces:
+    for op in _ops_named(ir, module, "tt.reduce"):
         src = ir.RankedTensorType(op.operands[0].type)
         axis = ir.IntegerAttr(op.attributes["axis"]).value
         uses = [u.owner for r in op.results for u in r.uses]
@@ -62,6 +49,19 @@ def _slice_reductions(ir, module) -> None:
             want.update(grown)  # worth it only where the statistic meets its rows
     apply_growth(ir, module, want)
     _broadcast_in_place(ir, module)
+
+
+def _ops_named(ir, module, name: str) -> list:
+    """The ops of `module` called `name`, in walk order."""
+    found = []
+
+    def visit(op):
+        if op.name == name:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
 
 
 def _grow_slice(ir, seeds: dict) -> dict:
@@ -143,22 +143,10 @@ def _slice_expanded_loads(ir, module) -> None:
     """A value loaded (and computed elementwise) only to be expanded into a tile,
     `idx = tl.load(...)` then `idx[:, None]`, is loaded in the tile's layout sliced at the
     new axis, so the expand_dims moves nothing; the load's pointers and mask are made in
-    that layout. Modules with a `tt.dot` are left as they are."""
-    expands, has_dot = [], False
-
-    def visit(op):
-        nonlocal has_dot
-        has_dot = has_dot or op.name == "tt.dot"
-        if op.name == "tt.expand_dims":
-            expands.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    if has_dot:
-        return
+    that layout."""
     want: dict = {}
     loads_of: dict = {}
-    for op in expands:
+    for op in _ops_named(ir, module, "tt.expand_dims"):
         parent = parse_layout(str(ir.RankedTensorType(op.results[0].type).encoding))
         source = op.operands[0]
         if not isinstance(parent, BlockedLayout) or not isinstance(
@@ -213,11 +201,8 @@ def _broadcast_sources(ir, module) -> None:
     back through elementwise ops, expand_dims and loads: the broadcast then repeats
     registers instead of moving its operand through shared memory. A chain is taken when
     every value on it is used only on the chains taken."""
-    broadcasts = []
-    module.operation.walk(lambda op: (broadcasts.append(op) if op.name == "tt.broadcast"
-                                      else None, ir.WalkResult.ADVANCE)[1])
     chains, want = [], {}
-    for op in broadcasts:
+    for op in _ops_named(ir, module, "tt.broadcast"):
         text = str(ir.RankedTensorType(op.results[0].type).encoding)
         source = op.operands[0]
         if not isinstance(parse_layout(text), BlockedLayout) or \
@@ -264,10 +249,7 @@ def slice_layouts(module) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        has_dot = []
-        module.operation.walk(lambda op: (has_dot.append(op) if op.name == "tt.dot" else None,
-                                          ir.WalkResult.ADVANCE)[1])
-        if has_dot:
+        if _ops_named(ir, module, "tt.dot"):
             return
         _broadcast_sources(ir, module)
         _slice_reductions(ir, module)
