@@ -31,14 +31,12 @@ _BYTES = {"i1": 1, "i8": 1, "i16": 2, "f16": 2, "bf16": 2, "i32": 4, "f32": 4, "
 def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
     """For each shape, how many elements one thread holds along the last dimension: 16
     bytes of the narrowest type loaded or stored with that shape (4 when nothing is),
-    lowered to the widest aligned access of that shape where the shape is stored and every
-    access of it goes through a tensor of pointers running along the last dimension
-    (`aligned_width`). A shape only loaded keeps 16 bytes: the gaps between scalar loads
-    are served from L1, and wider rows per thread keep more loads in flight.
+    lowered to the widest aligned access of that shape where every access of it goes
+    through a tensor of pointers running along the last dimension (`aligned_width`): with
+    scalar accesses, one element per thread makes a warp's access one contiguous run.
     Kernels with a `tt.dot` keep 16 bytes (their loads feed the tensor-core pipelines)."""
     widths: dict[tuple[int, ...], int] = {}
     aligned: dict[tuple[int, ...], int | None] = {}
-    stored: set[tuple[int, ...]] = set()
     axis = AxisAnalysis()
     has_dot = False
 
@@ -52,8 +50,6 @@ def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
                 nbytes = _BYTES.get(str(t.element_type), 1 if "f8" in str(t.element_type) else 4)
                 shape = tuple(t.shape)
                 widths[shape] = max(widths.get(shape, 4), 16 // nbytes)
-                if op.name.endswith("store"):
-                    stored.add(shape)
                 ptr = op.operands[0]
                 width = aligned_width(axis, ptr, nbytes) if op.name in (
                     "tt.load", "tt.store") and isinstance(ptr.type, ir.RankedTensorType) \
@@ -66,7 +62,7 @@ def _access_widths(ir, module) -> dict[tuple[int, ...], int]:
 
     module.operation.walk(visit)
     if not has_dot:
-        widths.update({s: w for s, w in aligned.items() if w is not None and s in stored})
+        widths.update({s: w for s, w in aligned.items() if w is not None})
     return widths
 
 
