@@ -101,7 +101,8 @@ def magnitude(tree: tuple, xs: list[np.ndarray]) -> np.ndarray:
     if tag in ("cast", "un"):
         return magnitude(tree[2], xs)
     if tag == "where":
-        return np.maximum(magnitude(tree[2], xs), magnitude(tree[3], xs))
+        return np.where(xs[tree[1]].astype(np.float64) > 0, magnitude(tree[2], xs),
+                        magnitude(tree[3], xs))
     op, a, b = tree[1:]
     x, y = magnitude(a, xs), magnitude(b, xs)
     if op == "*":
@@ -111,18 +112,24 @@ def magnitude(tree: tuple, xs: list[np.ndarray]) -> np.ndarray:
     return x + y if op in "+-" else np.maximum(x, y)
 
 
+def _tiles(case: Case, xs: list[np.ndarray]) -> list[np.ndarray]:
+    """The inputs of a 2-D case as its block sees them: the masked loads give 0 outside
+    the M x N corner."""
+    (m, n), tiles = case.shape, []
+    for x in xs:
+        tile = np.zeros(case.block, x.dtype)
+        tile[:m, :n] = x.reshape(m, n)
+        tiles.append(tile)
+    return tiles
+
+
 def reference_outputs(case: Case, xs: list[np.ndarray]) -> np.ndarray:
     """What the kernel must store, over the region it stores."""
     if case.kind in ("ew1d", "ew2d"):
         value, _ = evaluate(case.tree, xs, case.inputs)
         return value
-    (m, n), (bm, bn) = case.shape, case.block
-    tiles = []
-    for x in xs:  # the masked loads give 0 outside the M x N corner
-        tile = np.zeros((bm, bn), x.dtype)
-        tile[:m, :n] = x.reshape(m, n)
-        tiles.append(tile)
-    value, ty = evaluate(case.tree, tiles, case.inputs)
+    (m, n) = case.shape
+    value, ty = evaluate(case.tree, _tiles(case, xs), case.inputs)
     acc = R.sum_type(ty) if case.op in ("sum", "cumsum") else ty
     value = R.to_type(value, acc) if acc != ty else value
     if case.kind == "scan":
@@ -209,11 +216,11 @@ def precompile(case: Case, arch: int = 90) -> None:
 
 # -- checking -----------------------------------------------------------------------------
 def _tolerance(case: Case, want: np.ndarray, ty: str, loose: bool,
-               scale: np.ndarray | None) -> np.ndarray:
+               contraction: np.ndarray | None) -> np.ndarray:
     eps = R.EPS[ty] * (4 if loose else 2)
     tol = eps * np.abs(want.astype(np.float64))
-    if loose and scale is not None:  # compiled code may contract a * b + c into one fma
-        tol = np.maximum(tol, eps * scale)
+    if loose and contraction is not None:
+        tol = np.maximum(tol, contraction)
     if case.op in ("sum", "cumsum"):
         length = case.block[case.axis] if case.kind == "reduce" else case.block[case.axis]
         tol = tol + length * R.EPS[ty] * 4 * np.nanmax(np.abs(want.astype(np.float64)),
@@ -222,7 +229,7 @@ def _tolerance(case: Case, want: np.ndarray, ty: str, loose: bool,
 
 
 def compare(case: Case, got: np.ndarray, want: np.ndarray, loose: bool = False,
-            scale: np.ndarray | None = None) -> Outcome:
+            contraction: np.ndarray | None = None) -> Outcome:
     ty = result_type(case)
     got, want = np.asarray(got).reshape(-1), np.asarray(want).reshape(-1)
     if got.shape != want.shape:
@@ -233,7 +240,7 @@ def compare(case: Case, got: np.ndarray, want: np.ndarray, loose: bool = False,
         g, w = got.astype(np.float64), want.astype(np.float64)
         same = (g == w) | (np.isnan(g) & np.isnan(w))
         with np.errstate(invalid="ignore"):
-            close = np.abs(g - w) <= _tolerance(case, w, ty, loose, scale)
+            close = np.abs(g - w) <= _tolerance(case, w, ty, loose, contraction)
         bad = np.flatnonzero(~(same | close))
     if bad.size:
         i = int(bad[0])
@@ -253,9 +260,9 @@ def check(case: Case, device: str | None = None) -> Outcome:
         if not outcome.ok or device is None:
             return Outcome(outcome.ok, outcome.message and f"interpreter: {outcome.message}")
         compiled = run_case(case, xs, device)
-        scale = _output_scale(case, xs, want)
+        contraction = _contraction_bound(case, xs, want)
         for label, other in (("compiled vs interpreter", got), ("compiled vs reference", want)):
-            outcome = compare(case, compiled, other, loose=True, scale=scale)
+            outcome = compare(case, compiled, other, loose=True, contraction=contraction)
             if not outcome.ok:
                 return Outcome(False, f"{label}: {outcome.message}")
         return Outcome(True)
@@ -263,13 +270,32 @@ def check(case: Case, device: str | None = None) -> Outcome:
         return Outcome(False, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
 
 
-def _output_scale(case: Case, xs: list[np.ndarray], want: np.ndarray) -> np.ndarray | None:
-    """`magnitude` over the region the kernel stores (None for a reduction or a scan,
-    whose tolerance already scales with the sum)."""
-    if case.kind not in ("ew1d", "ew2d"):
-        return None
+def _coarsest_eps(tree: tuple, inputs: tuple[str, ...], xs: list[np.ndarray]) -> float:
+    """The largest unit roundoff among the float types `tree`'s intermediates have."""
+    if tree[0] == "const":
+        return 0.0
+    _, ty = evaluate(tree, xs, inputs)
+    here = R.EPS.get(ty, 0.0)
+    children = [t for t in tree[1:] if isinstance(t, tuple)]
+    return max([here, *(_coarsest_eps(t, inputs, xs) for t in children)])
+
+
+def _contraction_bound(case: Case, xs: list[np.ndarray], want: np.ndarray) -> np.ndarray:
+    """How far compiled code may move each stored value by contracting a * b + c into one
+    fused multiply-add (as Triton does by default; one rounding fewer, under one unit of
+    the coarsest intermediate type times `magnitude`; four are allowed), summed along a
+    reduced or scanned axis."""
     with np.errstate(all="ignore"):
-        return np.broadcast_to(magnitude(case.tree, xs), np.shape(want)).reshape(-1)
+        if case.kind in ("ew1d", "ew2d"):
+            eps = _coarsest_eps(case.tree, case.inputs, xs)
+            return 4 * eps * np.broadcast_to(magnitude(case.tree, xs), np.shape(want)).reshape(-1)
+        (m, n), tiles = case.shape, _tiles(case, xs)
+        eps = _coarsest_eps(case.tree, case.inputs, tiles)
+        size = 4 * eps * np.broadcast_to(magnitude(case.tree, tiles), case.block)
+        if case.kind == "scan":
+            return np.cumsum(size, axis=case.axis)[:m, :n].reshape(-1)
+        bound = size.sum(case.axis) if case.op == "sum" else size.max(case.axis)
+        return bound[:n] if case.axis == 0 else bound[:m]
 
 
 def minimise(case: Case, fails: Callable[[Case], bool], steps: int = 50) -> Case:

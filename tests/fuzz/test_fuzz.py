@@ -99,6 +99,25 @@ def test_a_wrong_result_is_caught() -> None:
     assert not compare(case, got, want).ok
 
 
+def test_fused_multiply_add_in_a_narrow_type_is_allowed_in_a_sum() -> None:
+    """A sum of bf16 `x + x * 1.5` widened to fp32: compiled code that contracts the
+    bf16 product and sum into one fma (rounded once) is within the loose tolerance, a
+    result off by more than that contraction is not."""
+    from tests.fuzz.runner import _contraction_bound, compare
+
+    case = Case(644, "reduce", ("i32", "bf16"),
+                ("where", 0, ("bin", "+", ("in", 1), ("bin", "*", ("in", 1), ("const", 1.5))),
+                 ("bin", "max", ("cast", "bf16", ("in", 0)), ("bin", "|", ("in", 0), ("in", 0)))),
+                (1, 2), (8, 16), "sum", 1)
+    xs = [np.array([2, 15], np.int32), np.array([-1.734375, 2.0], np.float32)]
+    want = reference_outputs(case, xs)
+    fused = (torch.tensor(xs[1], dtype=torch.float64) * 2.5).bfloat16().float().sum()
+    assert float(fused) != float(want[0])
+    bound = _contraction_bound(case, xs, want)
+    assert compare(case, np.array([fused.item()], np.float32), want, True, bound).ok
+    assert not compare(case, np.array([want[0] + 0.5], np.float32), want, True, bound).ok
+
+
 def test_mutants_never_raise_internal_errors() -> None:
     """Mutated corpus kernels compile or fail with a message about the user's code."""
     from tests.fuzz.mutants import campaign
