@@ -69,6 +69,18 @@ def scalar_rmw(ptr, vals_ptr, olds_ptr, OP: tl.constexpr):
     tl.store(olds_ptr + pid, old)
 
 
+@triton.jit
+def tensor_rmw_unused(ptr, vals_ptr, N: tl.constexpr, SEM: tl.constexpr, SCOPE: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.atomic_add(ptr + offs, tl.load(vals_ptr + offs), sem=SEM, scope=SCOPE)
+
+
+@triton.jit
+def tensor_cas_unused(ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.atomic_cas(ptr + offs, tl.load(ptr + offs), tl.load(ptr + offs) + 1, sem="release")
+
+
 def filecheck(text: str, checks: str, tmp_path: Path) -> None:
     check_file = tmp_path / "checks.txt"
     check_file.write_text("\n".join(line.strip() for line in checks.strip().splitlines()) + "\n")
@@ -88,17 +100,17 @@ def test_cas_loop_once_per_program(tmp_path: Path) -> None:
     filecheck(ptx, """
         CHECK: mov.u32 %r[[TID:[0-9]+]], %tid.x;
         CHECK: setp.eq.b32 %p[[T0:[0-9]+]], %r[[TID]], 0;
-        CHECK: @%p[[T0]] atom.acq_rel.gpu.global.add.u32
+        CHECK: @%p[[T0]] atom.global.gpu.acq_rel.add.u32
         CHECK: bar.sync 0;
         CHECK: @%p[[T0]] st.shared.b32
         CHECK: bar.sync 0;
         CHECK: ld.shared.b32
-        CHECK: @%p[[T0]] atom.acq_rel.gpu.global.cas.b32
+        CHECK: @%p[[T0]] atom.global.acq_rel.gpu.cas.b32
         CHECK: bar.sync 0;
         CHECK: @%p[[T0]] st.shared.b32
         CHECK: bar.sync 0;
         CHECK: ld.shared.b32
-        CHECK: @%p[[T0]] atom.acq_rel.gpu.global.cas.b32
+        CHECK: @%p[[T0]] atom.global.acq_rel.gpu.cas.b32
         CHECK: bar.sync 0;
         CHECK: @%p[[T0]] st.shared.b32
         CHECK: bar.sync 0;
@@ -117,13 +129,13 @@ def test_unused_result_is_not_shared(tmp_path: Path) -> None:
     ptx = ptx_of(spin_lock_counter, {"lock_ptr": "*i32", "counter_ptr": "*i32"}, {})
     filecheck(ptx, """
         CHECK: setp.eq.b32 %p[[T0:[0-9]+]], %r{{[0-9]+}}, 0;
-        CHECK: @%p[[T0]] atom.acq_rel.gpu.global.cas.b32
+        CHECK: @%p[[T0]] atom.global.acq_rel.gpu.cas.b32
         CHECK: @%p[[T0]] st.shared.b32
         CHECK: ld.shared.b32
         CHECK: ld.volatile.global.b32
         CHECK: @%p[[T0]] st.global.b32
         CHECK: bar.sync 0;
-        CHECK: @%p[[T0]] atom.acq_rel.gpu.global.exch.b32
+        CHECK: @%p[[T0]] atom.global.gpu.acq_rel.exch.b32
         CHECK-NOT: st.shared
         CHECK: ret;
     """, tmp_path)
@@ -132,13 +144,34 @@ def test_unused_result_is_not_shared(tmp_path: Path) -> None:
 def test_replicated_tensor_atomic_shares_owner_result(tmp_path: Path) -> None:
     ptx = ptx_of(copies_share_old, {"counts_ptr": "*i32", "out_ptr": "*i32"}, {"N": 16})
     filecheck(ptx, """
-        CHECK: @%p{{[0-9]+}} atom.acq_rel.gpu.global.add.u32
+        CHECK: @%p{{[0-9]+}} atom.global.gpu.acq_rel.add.u32
         CHECK: bar.sync 0;
         CHECK: @%p{{[0-9]+}} st.shared.b32
         CHECK: bar.sync 0;
         CHECK: ld.shared.b32
         CHECK: st.global.b32
     """, tmp_path)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("sem, scope", [(None, None), ("release", "cta"), ("relaxed", "sys"),
+                                        ("acquire", "gpu")])
+def test_tensor_atomic_names_its_order_and_scope(sem, scope, arch: int) -> None:
+    """An unused tensor atomic is one predicated `atom` per element with the memory order
+    and scope asked for (acq_rel at gpu scope by default), not a fenced LLVM atomic."""
+    ptx = ptx_of(tensor_rmw_unused, {"ptr": "*fp32", "vals_ptr": "*fp32"},
+                 {"N": 256, "SEM": sem, "SCOPE": scope}, arch=arch)
+    body = ptx[ptx.index(".entry"):]
+    qual = f"atom.global.{scope or 'gpu'}.{sem or 'acq_rel'}.add.f32"
+    assert body.count(qual) == 2 and body.count("atom.") == 2  # 256 elements, 128 threads
+    assert "fence" not in body and "membar" not in body
+
+
+@pytest.mark.parametrize("ty", ["fp16", "bf16", "fp32", "i64"])
+def test_tensor_cas_of_floats_compares_bits(ty: str) -> None:
+    ptx = ptx_of(tensor_cas_unused, {"ptr": f"*{ty}"}, {"N": 128})
+    bits = {"fp16": 16, "bf16": 16, "fp32": 32, "i64": 64}[ty]
+    assert f"atom.global.release.gpu.cas.b{bits}" in ptx
 
 
 OPS = {  # (op, element types) with a scalar pointer

@@ -109,33 +109,6 @@ def lower_store(ctx: LoweringContext, op) -> list:
     return []
 
 
-_ATOMIC = {"and": "_and", "or": "_or", "xor": "_xor"}
-_ORDER = {"acq_rel": "acq_rel", "acquire": "acquire", "release": "release",
-          "relaxed": "monotonic"}
-_SCOPE = {"gpu": "device", "cta": "block", "sys": None}
-
-
-def _float_minmax(kind: str, elt_ty) -> str:
-    if kind in ("max", "min") and isinstance(elt_ty, (ir.F32Type, ir.F64Type)):
-        return "fmax" if kind == "max" else "fmin"
-    return kind
-
-
-def _guarded(ctx: LoweringContext, pred, elt_ty, build):
-    """`build()` under `if pred`, yielding 0 when the lane is off."""
-    if pred is None:
-        return build()
-    branch = ir.Operation.create("scf.if", results=[elt_ty], operands=[pred], regions=2,
-                                 loc=ctx.loc, ip=ctx.ip)
-    saved = ctx.ip
-    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
-    ctx.op("scf.yield", [build()])
-    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
-    ctx.op("scf.yield", [ctx.const(0, elt_ty)])
-    ctx.ip = saved
-    return branch.results[0]
-
-
 def _and(ctx: LoweringContext, a, b):
     if a is None:
         return b
@@ -234,12 +207,13 @@ def _atom_word(ctx: LoweringContext, kind: str, elt_ty, ptr, val, pred, sem: str
     width) where `pred`, 0 elsewhere."""
     bits = element_bytes(elt_ty) * 8
     word = ir.IntegerType.get_signless(bits)
-    qual = f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global"
+    qual = f".global{_PTX_SCOPE[scope]}{_PTX_SEM[sem]}"
     parts = _atom_parts(kind, elt_ty, bits, ctx.arch)
     value = _bits(ctx, val, bits)
     reg = _REG[bits]
     if parts is None:
-        return _cas_loop(ctx, kind, qual, pred, ptr, value)
+        return _cas_loop(ctx, kind, f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global", pred, ptr,
+                         value)
     if len(parts) == 1:
         return _asm(ctx, f"mov.b{bits} $0, 0;\n@$1 atom{qual}.{parts[0]} $0, [$2], $3;",
                     f"={reg},b,l,{reg}", [pred, ptr, value], word)
@@ -283,7 +257,7 @@ def _cas_word(ctx: LoweringContext, elt_ty, ptr, cmp, val, pred, sem: str, scope
     """A compare-and-swap as predicated PTX, as `_atom_word`."""
     bits = element_bytes(elt_ty) * 8
     reg = _REG[bits]
-    qual = f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global"
+    qual = f".global{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}"
     return _asm(ctx, f"mov.b{bits} $0, 0;\n@$1 atom{qual}.cas.b{bits} $0, [$2], $3, $4;",
                 f"={reg},b,l,{reg},{reg}", [pred, ptr, _bits(ctx, cmp, bits),
                                             _bits(ctx, val, bits)],
@@ -296,78 +270,49 @@ def _used(value) -> bool:
 
 @lowering("tt.atomic_rmw")
 def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
-    from mlir.dialects import llvm
-
     segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     ptr, val = op.operands[0], op.operands[1]
     mask = op.operands[2] if segs[2] else None
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
-    sem = _attr_str(op, "sem") or "acq_rel"
-    scope_name = _attr_str(op, "scope") or "gpu"
+    sem, scope = _attr_str(op, "sem") or "acq_rel", _attr_str(op, "scope") or "gpu"
     ptrs, vals = ctx.get(ptr), ctx.get(val)
-    masks = ctx.get(mask) if mask is not None else None
-    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
-    used = _used(result)
-    if not ctx.is_tensor(result.type) or (owners is not None and used):
-        # once per element (a scalar by thread 0), its old value shared with every copy
-        actors = [_thread0(ctx)] if owners is None else owners
-        words = [_atom_word(ctx, _attr_str(op, "kind"), elt_ty, ptrs[i], vals[i],
-                            _and(ctx, masks[i] if masks is not None else None, actors[i]),
-                            sem, scope_name) for i in range(len(vals))]
-        return [_old_values(ctx, words, result.type, owners, used, elt_ty)]
-    kind = _float_minmax(_attr_str(op, "kind"), elt_ty)
-    bin_op = getattr(llvm.AtomicBinOp, _ATOMIC.get(kind, kind))
-    ordering = getattr(llvm.AtomicOrdering, _ORDER[sem])
-    scope = _SCOPE.get(scope_name)
-    out = []
-    for i in range(len(vals)):
-        pred = _and(ctx, masks[i] if masks is not None else None, owners[i] if owners else None)
-
-        def build(i=i):
-            # LLVM emits relaxed `atom`s on NVPTX: the ordering comes from explicit fences
-            if sem in ("acq_rel", "release"):
-                llvm.FenceOp(llvm.AtomicOrdering.release, syncscope=scope or None, loc=ctx.loc,
-                             ip=ctx.ip)
-            old = llvm.AtomicRMWOp(bin_op, ptrs[i], vals[i], ordering, syncscope=scope or None,
-                                   loc=ctx.loc, ip=ctx.ip).result
-            if sem in ("acq_rel", "acquire"):
-                llvm.FenceOp(llvm.AtomicOrdering.acquire, syncscope=scope or None, loc=ctx.loc,
-                             ip=ctx.ip)
-            return old
-
-        out.append(_guarded(ctx, pred, elt_ty, build))
-    return [out]
+    masks = ctx.get(mask) if mask is not None else [None] * len(vals)
+    owners = _actors(ctx, result.type, len(vals))
+    words = [_atom_word(ctx, _attr_str(op, "kind"), elt_ty, ptrs[i], vals[i],
+                        _predicate(ctx, masks[i], owners[i]), sem, scope)
+             for i in range(len(vals))]
+    return [_old_values(ctx, words, result.type, _owners(ctx, result.type), _used(result),
+                        elt_ty)]
 
 
 @lowering("tt.atomic_cas")
 def lower_atomic_cas(ctx: LoweringContext, op) -> list:
-    from mlir.dialects import llvm
-
     ptr, cmp, val = op.operands
-    sem = _attr_str(op, "sem") or "acq_rel"
-    scope_name = _attr_str(op, "scope") or "gpu"
+    sem, scope = _attr_str(op, "sem") or "acq_rel", _attr_str(op, "scope") or "gpu"
     result = op.results[0]
     elt_ty = ctx.scalar_type(result.type)
     ptrs, cmps, vals = ctx.get(ptr), ctx.get(cmp), ctx.get(val)
-    owners = ctx.owner_predicates(result.type) if ctx.is_tensor(result.type) else None
-    used = _used(result)
-    if not ctx.is_tensor(result.type) or (owners is not None and used):
-        actors = [_thread0(ctx)] if owners is None else owners
-        words = [_cas_word(ctx, elt_ty, ptrs[i], cmps[i], vals[i], actors[i], sem, scope_name)
-                 for i in range(len(vals))]
-        return [_old_values(ctx, words, result.type, owners, used, elt_ty)]
-    order = _ORDER[sem]
-    failure = "acquire" if order in ("acq_rel", "acquire") else "monotonic"
-    scope = _SCOPE.get(scope_name)
-    out = []
-    for i, (p, c, v) in enumerate(zip(ptrs, cmps, vals)):
-        def build(p=p, c=c, v=v):
-            pair = llvm.AtomicCmpXchgOp(p, c, v, getattr(llvm.AtomicOrdering, order),
-                                        getattr(llvm.AtomicOrdering, failure),
-                                        syncscope=scope or None, loc=ctx.loc, ip=ctx.ip).result
-            return ctx.value("llvm.extractvalue", [pair], elt_ty,
-                             {"position": ir.DenseI64ArrayAttr.get([0])})
+    owners = _actors(ctx, result.type, len(vals))
+    words = [_cas_word(ctx, elt_ty, ptrs[i], cmps[i], vals[i],
+                       _predicate(ctx, None, owners[i]), sem, scope)
+             for i in range(len(vals))]
+    return [_old_values(ctx, words, result.type, _owners(ctx, result.type), _used(result),
+                        elt_ty)]
 
-        out.append(_guarded(ctx, owners[i] if owners else None, elt_ty, build))
-    return [out]
+
+def _owners(ctx: LoweringContext, ty) -> list | None:
+    return ctx.owner_predicates(ty) if ctx.is_tensor(ty) else None
+
+
+def _actors(ctx: LoweringContext, ty, count: int) -> list:
+    """Which thread performs each element's atomic: a scalar's is thread 0, a tensor
+    element's its owner where the layout holds copies of it (None: its only holder)."""
+    if not ctx.is_tensor(ty):
+        return [_thread0(ctx)]
+    return _owners(ctx, ty) or [None] * count
+
+
+def _predicate(ctx: LoweringContext, mask, actor):
+    pred = _and(ctx, mask, actor)
+    return pred if pred is not None else ctx.const(1, ir.IntegerType.get_signless(1))
