@@ -80,6 +80,34 @@ CHECK: st.global.v4.b32
 
 
 @tritonc.jit
+def _gather_scale(x_ptr, scale_ptr, y_ptr, N, GROUP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    scale = tl.load(scale_ptr + offs // GROUP, mask, eviction_policy="evict_last")
+    x = tl.load(x_ptr + offs, mask, eviction_policy="evict_first")
+    tl.store(y_ptr + offs, x * scale, mask, eviction_policy="evict_first")
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_eviction_policy_reaches_l1_and_l2(arch, tmp_path):
+    """An eviction policy names the L1 priority and an L2 cache policy made once per
+    kernel (`createpolicy`), passed to every access with that policy."""
+    sig = {"x_ptr": "*fp32", "scale_ptr": "*fp32", "y_ptr": "*fp32", "N": "i32"}
+    k = tritonc.compile(_gather_scale, sig, {"GROUP": 3, "BLOCK": 512},
+                        target=f"cuda:{arch}", divisible_by_16=set(sig))
+    ptx = k.asm["ptx"]
+    assert ptx.count("createpolicy.fractional.L2::evict_last.b64") == 1
+    assert ptx.count("createpolicy.fractional.L2::evict_first.b64") == 1
+    filecheck(ptx, """
+CHECK-DAG: createpolicy.fractional.L2::evict_last.b64 [[LAST:%rd[0-9]+]], 1.0;
+CHECK-DAG: createpolicy.fractional.L2::evict_first.b64 [[FIRST:%rd[0-9]+]], 1.0;
+CHECK-DAG: ld.global.L1::evict_last.L2::cache_hint.b32 {{%r[0-9]+}}, [{{%rd[0-9]+}}], [[LAST]];
+CHECK-DAG: ld.global.L1::evict_first.L2::cache_hint.v4.b32 {{.*}}, [[FIRST]];
+CHECK-DAG: st.global.L1::evict_first.L2::cache_hint.v4.b32 {{.*}}, [[FIRST]];
+""", tmp_path)
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

@@ -47,6 +47,18 @@ def _unpack(ctx: LoweringContext, words: list, elt_ty, vec: int) -> list:
     return [ctx.value("llvm.extractelement", [evec, ctx.i32(i)], elt_ty) for i in range(vec)]
 
 
+def _l2_policy(ctx: LoweringContext, evict: str):
+    """For an access with an eviction policy (`.L1::evict_first` / `.L1::evict_last`), a
+    cache policy asking L2 for the same on all of the lines it touches (an i64 register
+    for `.L2::cache_hint`); None without one."""
+    if not evict:
+        return None
+    level = evict.split("::")[1]
+    return ctx.value("llvm.inline_asm", [], ir.IntegerType.get_signless(64), {
+        "asm_string": ir.StringAttr.get(f"createpolicy.fractional.L2::{level}.b64 $0, 1.0;"),
+        "constraints": ir.StringAttr.get("=l")})
+
+
 def _true(ctx: LoweringContext):
     return ctx.const(1, ir.IntegerType.get_signless(1))
 
@@ -58,20 +70,26 @@ def emit_loads(ctx: LoweringContext, ptrs: list, masks: list | None, others: lis
     nbytes = element_bytes(elt_ty)
     bits, count = _word(nbytes, vec)
     word = ir.IntegerType.get_signless(bits)
-    evict = "" if cache else evict
+    evict = "" if cache or volatile else evict
+    policy = _l2_policy(ctx, evict)
+    hint = ", $" + str(count + 2) if policy is not None else ""
     out = []
     for start in range(0, len(ptrs), vec):
         pred = masks[start] if masks is not None else _true(ctx)
         regs = ", ".join(f"${i}" for i in range(count))
         instr = "ld.volatile.global" if volatile else f"ld.global{cache}{evict}"
+        if policy is not None:
+            instr += ".L2::cache_hint"
         if count == 1:
-            asm = f"@${count} {instr}.b{bits} {regs}, [${count + 1}];"
+            asm = f"@${count} {instr}.b{bits} {regs}, [${count + 1}]{hint};"
         else:
-            asm = f"@${count} {instr}.v{count}.b{bits} {{{regs}}}, [${count + 1}];"
-        constraints = ",".join([f"={_CONSTRAINT[bits]}"] * count + ["b", "l"])
+            asm = f"@${count} {instr}.v{count}.b{bits} {{{regs}}}, [${count + 1}]{hint};"
+        constraints = ",".join([f"={_CONSTRAINT[bits]}"] * count + ["b", "l"]
+                               + (["l"] if policy is not None else []))
         res_ty = word if count == 1 else ir.Type.parse(
             f"!llvm.struct<({', '.join([str(word)] * count)})>")
-        call = ctx.op("llvm.inline_asm", [pred, ptrs[start]], [res_ty], {
+        operands = [pred, ptrs[start]] + ([policy] if policy is not None else [])
+        call = ctx.op("llvm.inline_asm", operands, [res_ty], {
             "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
             "has_side_effects": ir.UnitAttr.get()})
         raw = call.results[0]
@@ -91,14 +109,18 @@ def emit_stores(ctx: LoweringContext, ptrs: list, values: list, masks: list | No
     """Predicated stores of `vec` registers at a time: `@p st.global.v4.b32 [ptr], {...};`."""
     bits, count = _word(element_bytes(elt_ty), vec)
     evict = "" if cache else evict
+    policy = _l2_policy(ctx, evict)
+    hint = (".L2::cache_hint", f", ${count + 2}") if policy is not None else ("", "")
     for start in range(0, len(values), vec):
         pred = masks[start] if masks is not None else _true(ctx)
         words = _pack(ctx, values[start:start + vec], elt_ty, bits, count)
         regs = ", ".join(f"${i + 2}" for i in range(count))
         body = f"{{{regs}}}" if count > 1 else regs
         suffix = f".v{count}" if count > 1 else ""
-        asm = f"@$0 st.global{cache}{evict}{suffix}.b{bits} [$1], {body};"
-        constraints = ",".join(["b", "l"] + [_CONSTRAINT[bits]] * count)
-        ctx.op("llvm.inline_asm", [pred, ptrs[start], *words], [], {
+        asm = f"@$0 st.global{cache}{evict}{hint[0]}{suffix}.b{bits} [$1], {body}{hint[1]};"
+        constraints = ",".join(["b", "l"] + [_CONSTRAINT[bits]] * count
+                               + (["l"] if policy is not None else []))
+        operands = [pred, ptrs[start], *words] + ([policy] if policy is not None else [])
+        ctx.op("llvm.inline_asm", operands, [], {
             "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
             "has_side_effects": ir.UnitAttr.get()})
