@@ -92,3 +92,42 @@ def test_dot_below_16_compiles_to_multiply_adds(arch):
     kernel = triton.compile(small_dot, {"A": "*fp32", "B": "*fp32", "C": "*fp32"},
                             {"M": 2, "N": 8, "K": 4}, target=f"cuda:{arch}")
     assert "fma.rn.f32" in kernel.asm["ptx"] and kernel.asm["cubin"]
+
+
+@triton.jit(interpret=True)
+def running_sum_bf16(X, Z, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, offs < N, other=0.0)
+    r = tl.cumsum(x, 0)
+    tl.static_assert(r.dtype == tl.float32)
+    tl.store(Z + offs, r, offs < N)
+
+
+def test_cumsum_of_bf16_runs_in_fp32():
+    """One rounding at the end, not one per step: a 1000-long running sum of bf16 values
+    stays within fp32 accuracy of the float64 sum."""
+    import torch
+
+    x = torch.randn(1000, dtype=torch.float64).to(torch.bfloat16)
+    z = torch.full((1000,), float("nan"), dtype=torch.float32)
+    running_sum_bf16[(1,)](x, z, 1000, BLOCK=1024)
+    want = torch.cumsum(x.double(), 0)
+    assert torch.allclose(z.double(), want, rtol=0, atol=1e-4 * float(want.abs().max()))
+
+
+@triton.jit(interpret=True)
+def extremum_types(X8, X16, XB):
+    offs = tl.arange(0, 16)
+    a, b, c = tl.load(X8 + offs), tl.load(X16 + offs), tl.load(XB + offs)
+    tl.static_assert(tl.max(a, 0).dtype == tl.int32)
+    tl.static_assert(tl.min(b, 0).dtype == tl.float32)
+    tl.static_assert(tl.max(c, 0).dtype == tl.float32)
+    tl.static_assert(tl.max(b, 0, return_indices=True)[0].dtype == tl.float16)
+    tl.static_assert(tl.cumsum(b, 0).dtype == tl.float16)
+
+
+def test_max_and_min_widen_narrow_types_as_triton_does():
+    import torch
+
+    extremum_types[(1,)](torch.zeros(16, dtype=torch.int8), torch.zeros(16, dtype=torch.float16),
+                         torch.zeros(16, dtype=torch.bfloat16))

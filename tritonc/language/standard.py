@@ -28,6 +28,25 @@ def _accumulator_dtype(in_dtype: dtype, requested: dtype | None) -> dtype:
     return in_dtype
 
 
+@constexpr_function
+def _scan_dtype(in_dtype: dtype, requested: dtype | None) -> dtype:
+    """cumsum/cumprod run bf16 in fp32 (and return fp32), as in Triton."""
+    if requested is None and in_dtype == tl.bfloat16:
+        return tl.float32
+    return _accumulator_dtype(in_dtype, requested)
+
+
+@constexpr_function
+def _extremum_dtype(in_dtype: dtype, with_indices: bool) -> dtype:
+    """max/min compare bf16 in fp32, and without indices every type narrower than 32
+    bits in fp32 or int32 (the result has that type), as in Triton."""
+    if in_dtype == tl.bfloat16:
+        return tl.float32
+    if with_indices or in_dtype.primitive_bitwidth >= 32:
+        return in_dtype
+    return tl.float32 if in_dtype.is_floating() else tl.int32
+
+
 @jit
 def cdiv(x, div):
     """ceil(x / div) for non-negative integers."""
@@ -155,6 +174,7 @@ def _indices_along(input, axis: tl.constexpr):
 def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
         keep_dims=False):
     """The maximum along `axis`; with `return_indices`, also where it is."""
+    input = input.to(_extremum_dtype(input.dtype, return_indices))
     if return_indices:
         return _arg_reduce(input, axis, keep_dims, _argmax_combine)
     return tl.reduce(input, axis, _max_combine, keep_dims=keep_dims)
@@ -165,6 +185,7 @@ def max(input, axis=None, return_indices=False, return_indices_tie_break_left=Tr
 def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
         keep_dims=False):
     """The minimum along `axis`; with `return_indices`, also where it is."""
+    input = input.to(_extremum_dtype(input.dtype, return_indices))
     if return_indices:
         return _arg_reduce(input, axis, keep_dims, _argmin_combine)
     return tl.reduce(input, axis, _min_combine, keep_dims=keep_dims)
@@ -198,7 +219,7 @@ def argmin(input, axis, tie_break_left=True, keep_dims=False):
 @jit
 def cumsum(input, axis=0, reverse=False, dtype: tl.constexpr = None):
     """The inclusive running sum along `axis`."""
-    input = input.to(_accumulator_dtype(input.dtype, dtype))
+    input = input.to(_scan_dtype(input.dtype, dtype))
     return tl.associative_scan(input, axis, _sum_combine, reverse)
 
 
@@ -206,7 +227,7 @@ def cumsum(input, axis=0, reverse=False, dtype: tl.constexpr = None):
 @jit
 def cumprod(input, axis=0, reverse=False, dtype: tl.constexpr = None):
     """The inclusive running product along `axis`."""
-    input = input.to(_accumulator_dtype(input.dtype, dtype))
+    input = input.to(_scan_dtype(input.dtype, dtype))
     return tl.associative_scan(input, axis, _prod_combine, reverse)
 
 
