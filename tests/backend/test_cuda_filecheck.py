@@ -108,6 +108,31 @@ CHECK-DAG: st.global.L1::evict_first.L2::cache_hint.v4.b32 {{.*}}, [[FIRST]];
 
 
 @tritonc.jit
+def _column_sums(x_ptr, out_ptr, M, N, stride_m, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    for start in range(0, M, BLOCK_M):
+        rows = start + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        acc += tl.load(x_ptr + rows[:, None] * stride_m + cols[None, :], mask=mask, other=1.5)
+    tl.store(out_ptr + cols, tl.sum(acc, axis=0), mask=cols < N)
+
+
+def test_masked_load_fills_its_registers_before_loading(tmp_path):
+    """A masked load's `other` is moved into the destination inside the load's asm, so no
+    select after it keeps the predicate alive: each predicate dies at its load."""
+    sig = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "i32", "N": "i32", "stride_m": "i32"}
+    k = tritonc.compile(_column_sums, sig, {"BLOCK_M": 64, "BLOCK_N": 64}, target="cuda:90",
+                        divisible_by_16={"x_ptr", "out_ptr", "M", "N"}, num_warps=8)
+    filecheck(k.asm["ptx"], """
+CHECK: mov.b32 [[FILL:%r[0-9]+]], 1069547520;
+CHECK-COUNT-16: mov.b32 [[DST:%r[0-9]+]], [[FILL]];
+CHECK-NEXT: @%p{{[0-9]+}} ld.global.b32 [[DST]], [{{%rd[0-9]+}}];
+""", tmp_path)
+    assert "selp.f32" not in k.asm["ptx"]
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

@@ -73,6 +73,11 @@ def emit_loads(ctx: LoweringContext, ptrs: list, masks: list | None, others: lis
     evict = "" if cache or volatile else evict
     policy = _l2_policy(ctx, evict)
     hint = ", $" + str(count + 2) if policy is not None else ""
+    # the value of masked-off lanes is moved into the registers inside the same asm, so
+    # the predicate dies at the load (a select after it would keep up to one predicate
+    # register live per load in flight, and there are only seven)
+    fill_at = count + 2 + (policy is not None)
+    filled = others is not None and bits >= 16
     out = []
     for start in range(0, len(ptrs), vec):
         pred = masks[start] if masks is not None else _true(ctx)
@@ -84,11 +89,14 @@ def emit_loads(ctx: LoweringContext, ptrs: list, masks: list | None, others: lis
             asm = f"@${count} {instr}.b{bits} {regs}, [${count + 1}]{hint};"
         else:
             asm = f"@${count} {instr}.v{count}.b{bits} {{{regs}}}, [${count + 1}]{hint};"
+        fills = _pack(ctx, others[start:start + vec], elt_ty, bits, count) if filled else []
+        asm = "".join(f"mov.b{bits} ${i}, ${fill_at + i};\n" for i in range(len(fills))) + asm
         constraints = ",".join([f"={_CONSTRAINT[bits]}"] * count + ["b", "l"]
-                               + (["l"] if policy is not None else []))
+                               + (["l"] if policy is not None else [])
+                               + [_CONSTRAINT[bits]] * len(fills))
         res_ty = word if count == 1 else ir.Type.parse(
             f"!llvm.struct<({', '.join([str(word)] * count)})>")
-        operands = [pred, ptrs[start]] + ([policy] if policy is not None else [])
+        operands = [pred, ptrs[start]] + ([policy] if policy is not None else []) + fills
         call = ctx.op("llvm.inline_asm", operands, [res_ty], {
             "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
             "has_side_effects": ir.UnitAttr.get()})
@@ -97,7 +105,7 @@ def emit_loads(ctx: LoweringContext, ptrs: list, masks: list | None, others: lis
             ctx.value("llvm.extractvalue", [raw], word,
                       {"position": ir.DenseI64ArrayAttr.get([i])}) for i in range(count)]
         values = _unpack(ctx, words, elt_ty, vec)
-        if others is not None:
+        if others is not None and not filled:
             values = [ctx.value("arith.select", [pred, v, others[start + i]], elt_ty)
                       for i, v in enumerate(values)]
         out.extend(values)
