@@ -1,7 +1,8 @@
-"""Atomics on a scalar pointer run once per program: thread 0 performs them as predicated
-PTX (no branch on the thread id) and every thread reads the old value back through shared
-memory; tensor atomics whose layout holds copies of an element share the owner's result
-the same way. PTX checked on the CPU; counts and old values checked on the GPU."""
+"""Atomics on a scalar pointer run once per program: after a barrier that every thread
+reaches (so no warp still behind reads what the atomic writes), thread 0 performs them as
+predicated PTX (no branch on the thread id) and every thread reads the old value back
+through shared memory; tensor atomics whose layout holds copies of an element share the
+owner's result the same way. PTX checked on the CPU; counts and old values checked on the GPU."""
 
 from __future__ import annotations
 
@@ -122,7 +123,8 @@ def test_cas_loop_once_per_program(tmp_path: Path) -> None:
     assert f"@%p{predicate} bra" not in body and f"@!%p{predicate} bra" not in body
     atoms = [line.strip() for line in body.splitlines() if "atom." in line]
     assert len(atoms) >= 3 and all(a.startswith(f"@%p{predicate} atom.") for a in atoms)
-    assert body.count("bar.sync") == 2 * len(atoms)
+    # one barrier before each atomic (program order), two to share its old value
+    assert body.count("bar.sync") == 3 * len(atoms)
 
 
 def test_unused_result_is_not_shared(tmp_path: Path) -> None:
@@ -188,7 +190,7 @@ def test_every_scalar_atomic_passes_ptxas(op: str, ty: str, arch: int) -> None:
     ptx = ptx_of(scalar_rmw, {"ptr": f"*{ty}", "vals_ptr": f"*{ty}", "olds_ptr": f"*{ty}"},
                  {"OP": op}, arch=arch)
     body = ptx[ptx.index(".entry"):]
-    assert body.count("bar.sync") == 2
+    assert body.count("bar.sync") == 3
     if ty in ("fp16", "bf16") and op == "xchg" or (ty, op) == ("bf16", "add") and arch < 90:
         assert ".cas.b16" in body  # no such atom: a compare-and-swap loop
     elif ty in ("fp32", "fp64") and op in ("max", "min"):

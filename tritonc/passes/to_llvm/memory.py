@@ -307,8 +307,12 @@ def _owners(ctx: LoweringContext, ty) -> list | None:
 
 def _actors(ctx: LoweringContext, ty, count: int) -> list:
     """Which thread performs each element's atomic: a scalar's is thread 0, a tensor
-    element's its owner where the layout holds copies of it (None: its only holder)."""
+    element's its owner where the layout holds copies of it (None: its only holder).
+    Before a scalar's, every thread of the program reaches a barrier: the atomic comes
+    after the program's earlier accesses in program order, so no warp still behind may
+    read what it writes (a count read under a lock, then set by thread 0)."""
     if not ctx.is_tensor(ty):
+        ctx.barrier()
         return [_thread0(ctx)]
     return _owners(ctx, ty) or [None] * count
 
