@@ -140,7 +140,7 @@ def test_compile_kernels_api_and_config_errors(tmp_path):
     assert [(e["options"]["enable_fp_fusion"], e["options"]["maxnreg"])
             for e in index["entries"]] == [(False, 64)] * 2
     for bad, message in [({"kernels": []}, "lists no kernels"),
-                         ({"num-warps": 3}, "num_warps must be a power of two"),
+                         ({"num-warps": 3}, "num_warps must be a power of 2"),
                          ({"kernels": [{"kernel": "aot_example.kernels:nope"}]}, "no @jit"),
                          ({"kernels": [{**config["kernels"][0], "targets": ["cuda:9x"]}]},
                           "unknown target")]:

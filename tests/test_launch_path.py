@@ -226,7 +226,7 @@ def test_clear_errors(fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
         tiny_kernel[(1,)](*t, 100, 3, n=128)
     with pytest.raises(ValueError, match="must not be negative"):
         tiny_kernel[(-1,)](*t, 100, 3, BLOCK=128)
-    with pytest.raises(TypeError, match="kernel 'tiny_kernel'"):
+    with pytest.raises(OverflowError, match="argument 'm' of tiny_kernel"):
         tiny_kernel[(1,)](*t, 100, 2**64 + 5, BLOCK=128)
     monkeypatch.undo()
     for name in ("_fast_kernels", "_gpu_kernels", "_grid_launchers"):

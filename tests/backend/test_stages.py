@@ -99,21 +99,21 @@ def test_options_are_frozen_and_hash_every_field():
 
 
 def test_num_warps_3_is_an_error_in_compile_and_on_the_command_line(tmp_path):
-    with pytest.raises(ValueError, match="num_warps must be a power of two"):
+    with pytest.raises(ValueError, match="num_warps must be a power of 2"):
         tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90", num_warps=3)
     result = CliRunner().invoke(main, [
         "compile", str(ROOT / "examples/vector_add.py") + ":add_kernel",
         "-s", "*fp32,*fp32,*fp32,i32", "-c", "BLOCK_SIZE=1024", "--num-warps", "3",
         "-o", str(tmp_path)])
     assert result.exit_code == 2
-    assert "--num-warps must be a power of two" in result.output
+    assert "--num-warps must be a power of 2" in result.output
 
 
 def test_num_warps_3_is_an_error_at_launch():
     import numpy as np
 
     x = np.ones(8, np.float32)
-    with pytest.raises(ValueError, match="num_warps must be a power of two"):
+    with pytest.raises(ValueError, match="num_warps must be a power of 2"):
         add_kernel.warmup(x, x, x, 8, BLOCK_SIZE=1024, num_warps=3)
 
 

@@ -71,10 +71,11 @@ def compile(src: JITFunction | str | os.PathLike,
     spec = Specialization(dict(signature or {}), dict(constexprs or {}),
                           frozenset(divisible_by_16))
     backend_name, _ = parse_target(target)
-    module = make_ttir(src, spec)
-    kernel = CompiledKernel(src.__name__)
+    name = src.kernel_name(dict(spec.signature), dict(spec.constexprs), spec.divisible_by_16)
+    module = make_ttir(src, spec, name=name)
+    kernel = CompiledKernel(name)
     kernel.asm["ttir"] = str(module)
-    kernel.metadata.update(name=src.__name__, target=target, specialization=spec.key(),
+    kernel.metadata.update(name=name, target=target, specialization=spec.key(),
                            **opts.as_dict())
     if backend_name == "ttir":
         return kernel

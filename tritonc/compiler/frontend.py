@@ -90,8 +90,9 @@ def _signature_error(fn: JITFunction, message: str) -> CompilationError:
                             line_offset=fn.def_line - 1, kernel=fn.__name__)
 
 
-def make_ttir(fn: JITFunction, spec: Specialization, context=None):
-    """Walk `fn` with the MLIR builder; return the verified TTIR module."""
+def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | None = None):
+    """Walk `fn` with the MLIR builder; return the verified TTIR module. The kernel is
+    named `name`, by default `fn.kernel_name` of the specialization."""
     from tritonc.compiler.code_generator import CodeGenerator
     from tritonc.compiler.mlir_builder import MLIRBuilder, ir
 
@@ -102,6 +103,8 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
     if unknown:
         raise _signature_error(fn, f"{fn.__name__} has no parameter {unknown[0]!r} (its "
                                f"parameters are {', '.join(fn.arg_names)})")
+    if name is None:
+        name = fn.kernel_name(dict(spec.signature), dict(spec.constexprs), spec.divisible_by_16)
     scope: dict[str, Any] = {}
     runtime_params, arg_types, arg_attrs = [], [], []
     for p in fn.params:
@@ -129,7 +132,7 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None):
     with context:
         builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
     try:
-        func_op, args = builder.function(fn.__name__, arg_types, "public",
+        func_op, args = builder.function(name, arg_types, "public",
                                          arg_attrs if any(arg_attrs) else None)
     except TypeError as e:
         raise _signature_error(fn, f"signature: {e}") from None

@@ -77,11 +77,11 @@ class JITFunction(_BaseJITFunction):
 
 def jit(fn: Callable | None = None, *, do_not_specialize: Iterable = (),
         debug: bool | None = None, noinline: bool = False, interpret: bool | None = None,
-        **_ignored: Any) -> Any:
+        repr: Callable[[Any], str] | None = None, **_ignored: Any) -> Any:
     """`@triton.jit` / `@triton.jit(...)` under the alias."""
 
     def decorate(f: Callable) -> JITFunction:
         return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug,
-                           noinline=noinline, interpret=interpret)
+                           noinline=noinline, interpret=interpret, repr=repr)
 
     return decorate(fn) if fn is not None else decorate

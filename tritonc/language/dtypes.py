@@ -171,8 +171,16 @@ class dtype(base_type):
     def __hash__(self) -> int:
         return hash(("dtype", self.name))
 
+    def codegen_name(self) -> str:
+        """The name of this type in the language module: `float32` for fp32, `bfloat16`
+        for bf16, `float8e4nv` for fp8e4nv; integer and other names as they are."""
+        for short, full in (("fp", "float"), ("bf", "bfloat")):
+            if self.name.startswith(short):
+                return full + self.name[len(short):]
+        return self.name
+
     def __repr__(self) -> str:
-        return f"triton.language.{self.name}"
+        return f"triton.language.{self.codegen_name()}"
 
     def __str__(self) -> str:
         return self.name

@@ -435,12 +435,26 @@ def get_driver() -> Driver:
     return _driver
 
 
+def set_active(driver: Any) -> None:
+    """Make `driver` what `driver.active` answers, as Triton's `driver.set_active`."""
+    from tritonc.inductor.modules import _driver_config
+
+    _driver_config().set_active(driver)
+
+
+def reset_active() -> None:
+    """Make `driver.active` the default driver again."""
+    from tritonc.inductor.modules import _driver_config
+
+    _driver_config().reset_active()
+
+
 def __getattr__(name: str) -> Any:
     """`driver.active`, as Triton's `triton.runtime.driver.active`: the driver object of
     the current device (its stream, target and properties), shared with the `triton`
-    alias of `tritonc.inductor`."""
-    if name == "active":
-        from tritonc.inductor.modules import active_driver
+    alias of `tritonc.inductor`; `driver.default` is the one active unless replaced."""
+    if name in ("active", "default"):
+        from tritonc.inductor.modules import _driver_config
 
-        return active_driver()
+        return getattr(_driver_config(), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

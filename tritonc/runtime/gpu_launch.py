@@ -59,8 +59,7 @@ def _scalar_type(value: Any) -> str:
     if isinstance(value, bool):
         return "i1"
     if isinstance(value, int):
-        return "i32" if -(2**31) <= value < 2**31 else (
-            "i64" if -(2**63) <= value < 2**63 else "u64")
+        return specialization.int_type(value)
     if isinstance(value, float):
         return "fp32"
     raise TypeError(f"unsupported argument type {type(value).__name__}")
@@ -92,8 +91,8 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
             continue
         try:
             signature[p.name] = _scalar_type(value)
-        except TypeError as e:
-            raise TypeError(f"argument {p.name!r} of {fn.__name__}: {e}") from None
+        except (TypeError, OverflowError) as e:
+            raise type(e)(f"argument {p.name!r} of {fn.__name__}: {e}") from None
         rule = specialization.specialize_value(value, not p.do_not_specialize)
         if rule is specialization.EQUAL_TO_1:
             del signature[p.name]
@@ -179,13 +178,16 @@ _TEXT_STAGES = ("ttir", "ttgir", "llir", "ptx")  # kept beside the cubin: a laun
 
 
 def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
-                    divisible: set[str], options: CUDAOptions, arch: int) -> dict[str, bytes]:
+                    divisible: set[str], options: CUDAOptions, arch: int,
+                    name: str | None = None) -> dict[str, bytes]:
     """The cubin and metadata of one specialization: precompiled in the kernel's package,
     else from the on-disk cache, else compiled (and stored). A hit reads two files and
-    never imports MLIR."""
+    never imports MLIR. `name` is the kernel's name (`fn.kernel_name`), part of the key."""
+    if name is None:
+        name = fn.kernel_name(signature, constexprs, divisible)
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
-    key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, options.hash(),
+    key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, name, options.hash(),
                    get_backend(Target("cuda", arch)).hash())
     from tritonc.aot.registry import aot_required, find_precompiled
 
@@ -224,11 +226,13 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     major, minor = driver.device_attributes().compute_capability
     num_warps = compile_options.num_warps
     signature, constexprs, divisible = specialize(fn, bound)
+    name = fn.kernel_name(signature, constexprs, divisible)
     entry = compiled_binary(fn, signature, constexprs, divisible, compile_options,
-                            major * 10 + minor)
+                            major * 10 + minor, name)
     metadata = json.loads(entry["metadata.json"])
-    module = driver.load_module(entry["kernel.cubin"], fn.__name__)
-    function = driver.get_function(module, fn.__name__)
+    name = metadata.get("name", name)
+    module = driver.load_module(entry["kernel.cubin"], name)
+    function = driver.get_function(module, name)
     shared = int(metadata.get("shared", 0))
     if shared > 48 * 1024:
         driver.set_max_dynamic_shared(function, shared)
@@ -238,7 +242,7 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
            if f"kernel.{stage}" in entry}
     asm["cubin"] = entry["kernel.cubin"]
     return CompiledLaunch(launcher, list(signature), num_warps, metadata, asm=asm,
-                          name=fn.__name__)
+                          name=name)
 
 
 class _NoTensor:

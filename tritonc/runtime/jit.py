@@ -99,6 +99,25 @@ def function_source(fn: Callable) -> tuple[str, str, int]:
     return src, inspect.getsourcefile(fn) or filename, first + offset
 
 
+_IDENTIFIER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class KernelSpecialization:
+    """One compilation of a kernel, as a `repr=` function of `@jit` sees it to name it.
+
+    `signature` maps every parameter, in order, to its type string (`*fp32`, `i32`, ...;
+    `constexpr` for those compiled as constants); `constants` maps those to their values
+    (an int argument equal to 1 is one, with value 1); `attrs` maps each argument known
+    to be divisible by 16 to its attributes.
+    """
+
+    fn: Any
+    signature: dict[str, Any]
+    constants: dict[str, Any]
+    attrs: dict[str, list[tuple[str, int]]]
+
+
 def _is_constexpr_annotation(annotation: Any) -> bool:
     if annotation is inspect.Parameter.empty:
         return False
@@ -111,7 +130,8 @@ class JITFunction:
     """A function of the Triton language; `fn[grid](*args)` launches it as a kernel."""
 
     def __init__(self, fn: Callable, *, do_not_specialize: Iterable = (), debug: bool | None = None,
-                 noinline: bool = False, interpret: bool | None = None) -> None:
+                 noinline: bool = False, interpret: bool | None = None,
+                 repr: Callable[[KernelSpecialization], str] | None = None) -> None:
         self.fn = fn
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
@@ -121,6 +141,7 @@ class JITFunction:
         self.debug = debug
         self.noinline = noinline
         self.interpret = interpret
+        self._repr = repr
         sig = inspect.signature(fn)
         skip = {d if isinstance(d, str) else list(sig.parameters)[d] for d in do_not_specialize}
         self.params = [
@@ -150,6 +171,32 @@ class JITFunction:
         node = tree.body[0]
         assert isinstance(node, ast.FunctionDef)
         return node
+
+    def kernel_name(self, signature: dict[str, Any], constexprs: dict[str, Any],
+                    divisible: Iterable[str] = ()) -> str:
+        """The name of the compiled kernel (its entry in the PTX and cubin) for one
+        specialization: the function's name, or what the `repr=` function given to
+        `@jit` returns for the specialization's `KernelSpecialization`."""
+        if self._repr is None:
+            return self.__name__
+        from tritonc.runtime.specialization import divisibility_attrs
+
+        view = KernelSpecialization(
+            fn=self,
+            signature={p.name: "constexpr" if p.name in constexprs else signature[p.name]
+                       for p in self.params if p.name in constexprs or p.name in signature},
+            constants=dict(constexprs),
+            attrs={name: list(divisibility_attrs(True).items()) for name in sorted(divisible)})
+        name = self._repr(view)
+        if not isinstance(name, str) or not _IDENTIFIER_RE.match(name):
+            from tritonc.compiler.errors import CompilationError
+
+            raise CompilationError(self.src, self.parse(),
+                                   f"invalid kernel name {name!r} from the repr= function of "
+                                   "@jit: a kernel name must be an identifier",
+                                   filename=self.filename, line_offset=self.def_line - 1,
+                                   kernel=self.__name__)
+        return name
 
     def source_hash(self) -> str:
         return hashlib.sha256(self.src.encode()).hexdigest()
@@ -201,12 +248,14 @@ class JITFunction:
 
 
 def jit(fn: Callable | None = None, *, do_not_specialize: Iterable = (), debug: bool | None = None,
-        noinline: bool = False, interpret: bool | None = None, **_ignored):
-    """Decorate a function written in the Triton language (`@jit` or `@jit(...)`)."""
+        noinline: bool = False, interpret: bool | None = None,
+        repr: Callable[[KernelSpecialization], str] | None = None, **_ignored):
+    """Decorate a function written in the Triton language (`@jit` or `@jit(...)`).
+    `repr`, given, names each compiled kernel from its `KernelSpecialization`."""
 
     def decorate(f: Callable) -> JITFunction:
         return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug, noinline=noinline,
-                           interpret=interpret)
+                           interpret=interpret, repr=repr)
 
     return decorate(fn) if fn is not None else decorate
 

@@ -54,15 +54,33 @@ def divisibility_attrs(divisible: bool) -> dict[str, int]:
     return {DIVISIBILITY_ATTR: DIVISIBILITY} if divisible else {}
 
 
+def int_type(value: int) -> str:
+    """The argument type of a Python int, by its value: `i32`, `i64`, else `u64`. An
+    OverflowError for a value no 64-bit integer holds (below -2**63, from 2**64 up)."""
+    if -(2**31) <= value < 2**31:
+        return "i32"
+    if -(2**63) <= value < 2**63:
+        return "i64"
+    if 2**63 <= value < 2**64:
+        return "u64"
+    raise OverflowError(f"integer argument {value} is out of the range of a 64-bit kernel "
+                        "argument (-2**63 to 2**64 - 1)")
+
+
+_INT_TYPE_CLASSES = {"i32": 2, "i64": 4, "u64": 6}
+_OUT_OF_RANGE_CLASS = 8
+
+
 def int_class(value: int, specialize: bool = True) -> int:
     """The launch-key class of an int: 1 when equal to 1; else 2/4/6 for the 32-bit,
-    64-bit and unsigned 64-bit ranges, plus 1 when divisible by 16."""
+    64-bit and unsigned 64-bit ranges, plus 1 when divisible by 16; 8 for a value out of
+    all three, which no compiled kernel takes (its launch fails in `int_type`)."""
     if specialize and is_one(value):
         return 1
-    if -(2**31) <= value < 2**31:
-        base = 2
-    else:
-        base = 4 if -(2**63) <= value < 2**63 else 6
+    try:
+        base = _INT_TYPE_CLASSES[int_type(value)]
+    except OverflowError:
+        return _OUT_OF_RANGE_CLASS
     return base + (specialize and is_divisible(value))
 
 

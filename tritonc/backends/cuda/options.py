@@ -42,6 +42,11 @@ def async_wgmma() -> bool:
         "0", "false", "no", "off")
 
 
+class NumWarpsError(ValueError, AssertionError):
+    """`num_warps` is not a power of two from 1 to 32. A ValueError, as every bad option
+    is, and an AssertionError too: the error Triton raises for it."""
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -59,8 +64,8 @@ class CUDAOptions:
 
     def __post_init__(self) -> None:
         if not _is_int(self.num_warps) or self.num_warps not in (1, 2, 4, 8, 16, 32):
-            raise ValueError(f"num_warps must be a power of two from 1 to 32, got "
-                             f"{self.num_warps!r}")
+            raise NumWarpsError(f"num_warps must be a power of 2 from 1 to 32, got "
+                                f"{self.num_warps!r}")
         if not _is_int(self.num_stages) or self.num_stages < 1:
             raise ValueError(f"num_stages must be an integer >= 1, got {self.num_stages!r}")
         if not _is_int(self.num_ctas) or self.num_ctas not in (1, 2, 4, 8, 16):
