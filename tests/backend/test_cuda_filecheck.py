@@ -133,6 +133,53 @@ CHECK-NEXT: @%p{{[0-9]+}} ld.global.b32 [[DST]], [{{%rd[0-9]+}}];
 
 
 @tritonc.jit
+def _dot_of_column_major_tiles(X, sxm, sxk, Y, syk, syn, Z, M: tl.constexpr, N: tl.constexpr,
+                               K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(X + rm[:, None] * sxm + rk[None, :] * sxk)
+    y = tl.load(Y + rk[:, None] * syk + rn[None, :] * syn)
+    tl.store(Z + rm[:, None] * N + rn[None, :], tl.dot(x, y))
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_column_major_dot_tiles_load_as_vectors(arch, tmp_path):
+    """Tiles contiguous along their first dimension (A and B column-major, unit strides
+    specialised) take layouts fastest along it and load 16 bytes per access."""
+    sig = {"X": "*fp16", "sxm": "i32", "sxk": "i32", "Y": "*fp16", "syk": "i32", "syn": "i32",
+           "Z": "*fp32"}
+    k = tritonc.compile(_dot_of_column_major_tiles, sig,
+                        {"M": 64, "N": 128, "K": 64, "sxm": 1, "syk": 1}, target=f"cuda:{arch}",
+                        divisible_by_16={"X", "Y", "Z", "sxk", "syn"})
+    filecheck(k.asm["ttgir"], """
+CHECK: "tt.load"{{.*}} -> tensor<64x64xf16, #ttg.blocked<[8, 1], {{.*}}, [0, 1]>>
+CHECK: "tt.load"{{.*}} -> tensor<64x128xf16, #ttg.blocked<[8, 1], {{.*}}, [0, 1]>>
+""", tmp_path)
+    ptx = k.asm["ptx"]
+    assert "ld.global.v4.b32" in ptx and "ld.global.b16" not in ptx
+
+
+@tritonc.jit
+def _row_softmax_tile(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+    offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + offs)
+    e = tl.exp(x - tl.max(x, 1)[:, None])
+    tl.store(y_ptr + offs, e / tl.sum(e, 1)[:, None])
+
+
+def test_warp_partials_of_many_rows_combine_across_lanes(tmp_path):
+    """8 rows split over 8 warps: each warp's lanes load one row partial each (two
+    chunks of 32 of the 64) and combine them with butterfly shuffles; each thread then
+    takes its rows' totals with `shfl.sync.idx`, not by loading all 64 partials."""
+    k = tritonc.compile(_row_softmax_tile, {"x_ptr": "*fp32", "y_ptr": "*fp32"},
+                        {"R": 8, "C": 1024}, target="cuda:90",
+                        divisible_by_16={"x_ptr", "y_ptr"}, num_warps=8)
+    ptx = k.asm["ptx"]
+    assert ptx.count("shfl.sync.idx.b32") == 2 * 2 * 8  # 2 reductions x 2 chunks x 8 rows
+    assert ptx.count("ld.shared") == 2 * 2  # 2 reductions x 2 chunks
+    assert k.metadata["ptxas"]["spill_stores"] == 0
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

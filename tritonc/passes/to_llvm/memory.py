@@ -9,6 +9,7 @@ inline assembly, as the mask and the cache modifier need.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.access import emit_loads, emit_stores
+from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import analysis, element_bytes
 from tritonc.passes.to_llvm.blocks import is_block_pointer, load_block, store_block
 from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
@@ -45,6 +46,11 @@ def vector_width(ctx: LoweringContext, ptr, mask, elt_bytes: int) -> int:
     if not ctx.is_tensor(ptr.type):
         return 1
     layout = ctx.layout(ptr.type)
+    last = len(ctx.shape(ptr.type)) - 1
+    fastest = getattr(layout, "order", (last,))[0]
+    if fastest != last:  # a tile read along another dimension
+        return analysis_along(ctx).vector_width(ptr, mask, fastest, elt_bytes,
+                                                layout.vector_width)
     info = analysis(ctx).get(ptr)
     vec = min(layout.vector_width, info.contiguity,
               max(1, info.divisibility // elt_bytes), max(1, 16 // elt_bytes))

@@ -17,7 +17,7 @@ from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lowering
 from tritonc.passes.to_llvm.shape import _load_scalar, _smem_element_type, _store_scalar, stage
-from tritonc.passes.ttgir.layouts import BlockedLayout, SliceLayout
+from tritonc.passes.ttgir.layouts import WARP_SIZE, BlockedLayout, SliceLayout
 
 
 def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
@@ -27,9 +27,9 @@ def _combine(ctx: LoweringContext, op, lhs: list, rhs: list) -> list:
     return [o[0] for o in outs]
 
 
-def _shuffle(ctx: LoweringContext, value, offset: int, kind: str = "bfly"):
-    """The value of lane `lane ^ offset` ("bfly") or `lane - offset` ("up"), 32 bits at a
-    time."""
+def _shuffle(ctx: LoweringContext, value, offset, kind: str = "bfly"):
+    """The value of lane `lane ^ offset` ("bfly"), `lane - offset` ("up") or lane `offset`
+    ("idx", an int or an i32 value), 32 bits at a time."""
     ty = value.type
     i32 = ir.IntegerType.get_signless(32)
     width = ir.IntegerType(ty).width if isinstance(ty, ir.IntegerType) else (
@@ -49,8 +49,9 @@ def _shuffle(ctx: LoweringContext, value, offset: int, kind: str = "bfly"):
             if width != 32 or not isinstance(ty, ir.IntegerType) else value
         if width < 32:
             word = ctx.value("arith.extui", [word], i32)
-    clamp = 31 if kind == "bfly" else 0
-    moved = ctx.value("nvvm.shfl.sync", [ctx.i32(-1), word, ctx.i32(offset), ctx.i32(clamp)],
+    clamp = 0 if kind == "up" else 31
+    lane = ctx.i32(offset) if isinstance(offset, int) else offset
+    moved = ctx.value("nvvm.shfl.sync", [ctx.i32(-1), word, lane, ctx.i32(clamp)],
                       i32, {"kind": ir.Attribute.parse(f"#nvvm<shfl_kind {kind}>")})
     if width < 32:
         moved = ctx.value("arith.trunci", [moved], ir.IntegerType.get_signless(width))
@@ -128,6 +129,46 @@ def _lanes_combine_slots(ctx: LoweringContext, op, n_slots: int, loads: list) ->
         part = _combine(ctx, op, part, [_shuffle(ctx, v, bit) for v in part])
         bit *= 2
     return part
+
+
+def _lanes_combine_rows(ctx: LoweringContext, op, n_slots: int, numel: int,
+                        loads: list) -> list:
+    """The `n_slots` partials of each of `numel` rows in shared memory (row r, slot w at
+    r + w * numel), combined by the lanes of every warp: in chunk j, lane l takes entry
+    e = 32 j + l (row e // n_slots, slot e % n_slots) and butterfly shuffles over the
+    low lane bits combine each row's slots, leaving row r's total in lane
+    (r * n_slots) % 32 of chunk (r * n_slots) // 32 (`_row_total`). Each thread loads a
+    few values instead of every slot of every row it holds."""
+    log = n_slots.bit_length() - 1
+    chunks = []
+    for j in range(-(-numel * n_slots // WARP_SIZE)):
+        entry = ctx.binop("arith.addi", ctx.lane, ctx.i32(WARP_SIZE * j)) if j else ctx.lane
+        row = ctx.binop("arith.shrui", entry, ctx.i32(log))
+        row = ctx.value("arith.minui", [row, ctx.i32(numel - 1)], row.type)
+        slot = ctx.binop("arith.andi", entry, ctx.i32(n_slots - 1))
+        at = ctx.binop("arith.addi", row, ctx.binop("arith.muli", slot, ctx.i32(numel)))
+        part = [load(at) for load in loads]
+        bit = 1
+        while bit < n_slots:
+            part = _combine(ctx, op, part, [_shuffle(ctx, v, bit) for v in part])
+            bit *= 2
+        chunks.append(part)
+    return chunks
+
+
+def _row_total(ctx: LoweringContext, chunks: list, row, n_slots: int) -> list:
+    """Row `row`'s total from `_lanes_combine_rows`: read from its lane in each chunk, the
+    chunk that holds it selected."""
+    entry = ctx.binop("arith.muli", row, ctx.i32(n_slots))
+    lane = ctx.binop("arith.andi", entry, ctx.i32(WARP_SIZE - 1))
+    total = [_shuffle(ctx, v, lane, "idx") for v in chunks[0]]
+    for j, part in enumerate(chunks[1:], start=1):
+        here = ctx.value("arith.cmpi", [ctx.binop("arith.divui", entry, ctx.i32(WARP_SIZE)),
+                                        ctx.i32(j)], ir.IntegerType.get_signless(1),
+                         {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
+        total = [ctx.value("arith.select", [here, _shuffle(ctx, v, lane, "idx"), t], t.type)
+                 for v, t in zip(part, total)]
+    return total
 
 
 def _bytes(ty) -> int:
@@ -210,12 +251,19 @@ def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
             _store_scalar(ctx, v, index, kind, store_ty, off)
     ctx.barrier()
     outs: list[list] = [[] for _ in srcs]
+    loads = [lambda at, r=r, k=k, off=off: _load_scalar(ctx, at, k[1], k[0],
+                                                        ctx.scalar_type(r.type), off)
+             for r, k, off in zip(op.results, kinds, offsets)]
     if numel == 1 and n_slots > 1 and all(kind != "ptr" for _, kind in kinds):
-        total = _lanes_combine_slots(ctx, op, n_slots, [
-            lambda at, r=r, k=k, off=off: _load_scalar(ctx, at, k[1], k[0],
-                                                       ctx.scalar_type(r.type), off)
-            for r, k, off in zip(op.results, kinds, offsets)])
+        total = _lanes_combine_slots(ctx, op, n_slots, loads)
         for _ in ctx.coordinates(result_ty):
+            for out, a in zip(outs, total):
+                out.append(a)
+        return outs
+    if 1 < n_slots and numel * n_slots <= 4 * WARP_SIZE and all(kind != "ptr" for _, kind in kinds):
+        chunks = _lanes_combine_rows(ctx, op, n_slots, numel, loads)
+        for coord in ctx.coordinates(result_ty):
+            total = _row_total(ctx, chunks, ctx.linear_index(coord, out_shape), n_slots)
             for out, a in zip(outs, total):
                 out.append(a)
         return outs
