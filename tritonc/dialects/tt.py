@@ -60,6 +60,10 @@ OPS = [
           attrs={"padding": "str"}, pure=True),
     OpDef("tt.descriptor_load", operands("desc, indices*")),
     OpDef("tt.descriptor_store", operands("desc, src, indices*"), results=()),
+    # combines `src` into the block at `indices`, element by element, as a relaxed
+    # tt.atomic_rmw of `kind` (add, fadd, min, max, umin, umax, and, or, xor) would
+    OpDef("tt.descriptor_reduce", operands("desc, src, indices*"), results=(),
+          attrs={"kind": "str"}),
     OpDef("tt.atomic_rmw", operands("ptr, val, mask?"), attrs={"kind": "str", **SEMANTICS}),
     OpDef("tt.atomic_cas", operands("ptr, cmp, val"), attrs=SEMANTICS),
     # casts

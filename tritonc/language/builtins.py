@@ -134,6 +134,43 @@ class tensor_descriptor:
         _semantic.descriptor_store(self.value, _unwrap(value),
                                    [_unwrap(o) for o in _unwrap(offsets)])
 
+    def _reduce(self, op: str, offsets, value, _semantic) -> None:
+        _semantic.descriptor_reduce(op, self.value, _unwrap(value),
+                                    [_unwrap(o) for o in _unwrap(offsets)])
+
+    @builtin
+    def atomic_add(self, offsets, value, _semantic=None) -> None:
+        """Atomically add the block `value` to the block at `offsets` (elements outside
+        the tensor are skipped); int32, uint32, uint64, fp16, bf16 and fp32."""
+        self._reduce("add", offsets, value, _semantic)
+
+    @builtin
+    def atomic_min(self, offsets, value, _semantic=None) -> None:
+        """Atomically keep the minimum of the block at `offsets` and `value`; 32- and
+        64-bit integers."""
+        self._reduce("min", offsets, value, _semantic)
+
+    @builtin
+    def atomic_max(self, offsets, value, _semantic=None) -> None:
+        """Atomically keep the maximum of the block at `offsets` and `value`; 32- and
+        64-bit integers."""
+        self._reduce("max", offsets, value, _semantic)
+
+    @builtin
+    def atomic_and(self, offsets, value, _semantic=None) -> None:
+        """Atomically AND `value` into the block at `offsets`; 32- and 64-bit integers."""
+        self._reduce("and", offsets, value, _semantic)
+
+    @builtin
+    def atomic_or(self, offsets, value, _semantic=None) -> None:
+        """Atomically OR `value` into the block at `offsets`; 32- and 64-bit integers."""
+        self._reduce("or", offsets, value, _semantic)
+
+    @builtin
+    def atomic_xor(self, offsets, value, _semantic=None) -> None:
+        """Atomically XOR `value` into the block at `offsets`; 32- and 64-bit integers."""
+        self._reduce("xor", offsets, value, _semantic)
+
 
 @builtin
 def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero",

@@ -12,6 +12,12 @@ CACHE_MODIFIERS = ("", ".ca", ".cg", ".cv", ".wb", ".cs", ".wt")
 EVICTION_POLICIES = ("", "evict_normal", "evict_first", "evict_last")
 ATOMIC_SEMANTICS = ("acq_rel", "acquire", "release", "relaxed")
 ATOMIC_SCOPES = ("gpu", "cta", "sys")
+_WORDS = ("int32", "uint32", "int64", "uint64")
+#: the element types each descriptor reduction takes (as Triton on every target)
+DESCRIPTOR_REDUCE_TYPES = {
+    "add": ("int32", "uint32", "uint64", "fp16", "bf16", "fp32"),
+    "min": _WORDS, "max": _WORDS, "and": _WORDS, "or": _WORDS, "xor": _WORDS,
+}
 
 
 class MemoryRules(SemanticCore):
@@ -205,6 +211,35 @@ class MemoryRules(SemanticCore):
         value = self.broadcast_to(self.cast(self.to_tensor(value), block.element_ty), block.shape)
         offs = [self.cast(self.to_tensor(o), T.int32).handle for o in offsets]
         self.builder.create("tt.descriptor_store", [desc.handle, value.handle, *offs], [])
+
+    def descriptor_reduce(self, op: str, desc: tensor, value, offsets) -> None:
+        """Combine the block `value` into the descriptor's tensor at `offsets` with the
+        atomic `op` (add, min, max, and, or, xor); elements outside the tensor are skipped."""
+        block = desc.type.block_type
+        elt, what = block.element_ty, f"descriptor atomic_{op}"
+        allowed = DESCRIPTOR_REDUCE_TYPES[op]
+        if elt.name not in allowed:
+            raise SemanticError(f"{what} is not supported on {elt} descriptors; it takes "
+                                f"{', '.join(allowed)}")
+        if len(offsets) != len(block.shape):
+            raise SemanticError(f"{what}: the descriptor's block has {len(block.shape)} "
+                                f"dimensions, so it needs {len(block.shape)} offsets, not "
+                                f"{len(offsets)}")
+        value = self.to_tensor(value)
+        if tuple(value.shape) != tuple(block.shape):
+            raise SemanticError(f"{what}: the value has shape {list(value.shape)}, the "
+                                f"descriptor's block {list(block.shape)}")
+        if value.dtype != elt:
+            raise SemanticError(f"{what}: the value is {value.dtype}, the descriptor holds "
+                                f"{elt} (convert it with .to(desc.dtype))")
+        kind = op
+        if op == "add" and elt.is_floating():
+            kind = "fadd"
+        elif op in ("min", "max") and elt.is_int_unsigned():
+            kind = "u" + op
+        offs = [self.cast(self.to_tensor(o), T.int32).handle for o in offsets]
+        self.builder.create("tt.descriptor_reduce", [desc.handle, value.handle, *offs], [],
+                            {"kind": kind})
 
     def _gather_operands(self, desc: tensor, x_offsets, y_offset, what: str):
         block = desc.type.block_type

@@ -6,7 +6,7 @@ through it computes every element's address and a mask from `boundary_check`: th
 dimensions listed there are bounded by the tensor's shape (out-of-bounds reads give
 the padding, 0 or NaN; out-of-bounds writes are dropped); the other dimensions are
 only bounded by the memory checks. A tensor descriptor (`TensorDescriptor`) bounds
-every dimension: out-of-bounds reads give 0, writes are dropped.
+every dimension: out-of-bounds reads give 0, writes and reductions are dropped.
 
 Variadic operands (shape*, strides*, offsets*, indices*) may come flat or as lists.
 """
@@ -181,6 +181,31 @@ def descriptor_store(ctx: OpContext, desc: TensorDescriptor, src: Array, *indice
     addr, mask = _descriptor_access(desc, indices)
     masked_store(ctx.builder.memory, addr, src, mask, "descriptor store")
 
+
+@impl("tt.descriptor_reduce")
+def descriptor_reduce(ctx: OpContext, desc: TensorDescriptor, src: Array, *indices: Any) -> None:
+    """Combine `src` into the block at `indices` with the update of the `tt.atomic_rmw`
+    of the same kind; elements outside the tensor are skipped. Elements sharing an
+    address (a zero stride) are applied one round each, in element order."""
+    # here, not at the top: memory_ops imports this module
+    from tritonc.backends.interpreter.memory_ops import ATOMIC_KINDS
+
+    kind = ctx.attr("kind")
+    update = ATOMIC_KINDS[kind]
+    addr, mask = _descriptor_access(desc, indices)
+    addr, vals = np.ravel(addr), np.ravel(np.broadcast_to(src, desc.block_shape))
+    if mask is not None:
+        on = np.ravel(mask)
+        addr, vals = addr[on], vals[on]
+    what = f"descriptor atomic {kind}"
+    for lanes, view, idx in ctx.builder.memory.element_view(addr, src.dtype, what):
+        pending, values = idx, vals[lanes]
+        while pending.size:
+            at, first = np.unique(pending, return_index=True)
+            view[at] = update(view[at].view(src.dtype), values[first])
+            rest = np.ones(pending.size, dtype=bool)
+            rest[first] = False
+            pending, values = pending[rest], values[rest]
 
 
 def _gather_access(desc: TensorDescriptor, x_offsets: Array, y_offset: Any

@@ -7,7 +7,8 @@ address from its coordinate in the result layout, masks the coordinates outside 
 tensor (the dimensions named by `boundary_check`, or every dimension for a descriptor)
 and fills them with zero (or NaN with `padding = "nan"`). Accesses are vectors of up to
 16 bytes along the layout's fastest dimension when the block pointer's parts prove them
-aligned (`block_vector_width`).
+aligned (`block_vector_width`). A descriptor reduction (`tt.descriptor_reduce`) is one
+predicated atomic per element inside the tensor.
 """
 
 from __future__ import annotations
@@ -284,4 +285,24 @@ def lower_descriptor_store(ctx: LoweringContext, op) -> list:
     offsets = [ctx.get(v)[0] for v in list(op.operands)[2:]]
     ptrs, preds = _addresses(ctx, base, shape, strides, offsets, value.type, set(range(rank)))
     emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
+    return []
+
+
+@lowering("tt.descriptor_reduce")
+def lower_descriptor_reduce(ctx: LoweringContext, op) -> list:
+    """Each element of the block inside the tensor as one relaxed, gpu-scoped atomic of
+    `kind`, the PTX a `tt.atomic_rmw` takes, done by the one thread that owns it."""
+    # here, not at the top: memory.py imports this module
+    from tritonc.passes.to_llvm.memory import _actors, _atom_word, _predicate
+
+    base, shape, strides, rank = _descriptor_parts(ctx, op.operands[0])
+    value = op.operands[1]
+    offsets = [ctx.get(v)[0] for v in list(op.operands)[2:]]
+    ptrs, preds = _addresses(ctx, base, shape, strides, offsets, value.type, set(range(rank)))
+    vals = ctx.get(value)
+    kind = ir.StringAttr(op.attributes["kind"]).value
+    elt_ty = ctx.scalar_type(value.type)
+    owners = _actors(ctx, value.type, len(vals))
+    for ptr, val, pred, owner in zip(ptrs, vals, preds, owners, strict=True):
+        _atom_word(ctx, kind, elt_ty, ptr, val, _predicate(ctx, pred, owner), "relaxed", "gpu")
     return []
