@@ -180,6 +180,24 @@ def test_warp_partials_of_many_rows_combine_across_lanes(tmp_path):
 
 
 @tritonc.jit
+def _per_group_scale(x_ptr, scale_ptr, y_ptr, N, GROUP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    group = (offs // GROUP) % 7
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * tl.load(scale_ptr + group))
+
+
+def test_values_equal_over_a_run_are_computed_once_per_run(tmp_path):
+    """`offs // 3136` is constant over aligned runs of 3136 elements, so over each
+    thread's 4 consecutive registers: the quotient, the remainder and the address are
+    computed once per 4 registers (2 of each for 8 registers), not for each."""
+    sig = {"x_ptr": "*fp32", "scale_ptr": "*fp32", "y_ptr": "*fp32", "N": "i32"}
+    k = tritonc.compile(_per_group_scale, sig, {"GROUP": 3136, "BLOCK": 1024},
+                        target="cuda:90", divisible_by_16=set(sig))
+    assert k.asm["ptx"].count("mul.hi") == 2 * 2  # x // 3136 and (.) % 7, 2 runs each
+    assert k.asm["ptx"].count("ld.global.v4.b32") == 2
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

@@ -10,9 +10,11 @@ computes there and rounds the result back to nearest-even (as the interpreter do
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import analysis
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import constant_bits, from_f32, is_fp8, to_f32
 from tritonc.passes.to_llvm.lowering import lowering
+from tritonc.passes.ttgir.layouts import BlockedLayout
 
 ARITH = """addi addf subi subf muli mulf divsi divui divf remsi remui remf andi ori xori shli shrsi
 shrui maxsi minsi maxui minui maximumf minimumf maxnumf minnumf negf cmpi cmpf select extsi extui
@@ -37,11 +39,33 @@ def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) 
     elements = [ctx.element_type(v.type) for v in (*op.operands, result)]
     if name not in _BITS_OPS and any(is_fp8(t) for t in elements):
         return [_via_f32(ctx, op, name, operands, attrs, n)]
+    run = _equal_run(ctx, result)
     out = []
     for i in range(n):
+        if i % run:
+            out.append(out[i - i % run])
+            continue
         args = [regs[i] if len(regs) > 1 else regs[0] for regs in operands]
         out.append(ctx.value(name, args, ty, attrs))
     return [out]
+
+
+def _equal_run(ctx: LoweringContext, result) -> int:
+    """How many consecutive registers of `result` the axis analysis proves equal (1 when
+    none): a thread's registers run along the fastest, last dimension in chunks of its
+    vector width, and values constant over aligned runs of `constancy` elements (a
+    quotient `x // 3136`, a load through such an index) are the same over every aligned
+    sub-run of a power of two dividing both. The op is then computed once per run."""
+    if not ctx.is_tensor(result.type):
+        return 1
+    layout = ctx.layout(result.type)
+    if not isinstance(layout, BlockedLayout) or \
+            layout.order[0] != len(ctx.shape(result.type)) - 1:
+        return 1
+    constancy, run = analysis(ctx).get(result).constancy, 1
+    while run * 2 <= layout.vector_width and constancy % (run * 2) == 0:
+        run *= 2
+    return run
 
 
 def _via_f32(ctx: LoweringContext, op, name: str, operands: list, attrs, n: int) -> list:
