@@ -71,24 +71,48 @@ def scatter_rows(in_ptr, idx_ptr, out_ptr, y, X, Y, BX: tl.constexpr, BY: tl.con
     desc.scatter(tile, rows, y)
 
 
-def test_gather_and_scatter_rows():
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_gather_and_scatter_rows(device, monkeypatch):
+    for kernel in (gather_rows, scatter_rows):
+        monkeypatch.setattr(kernel, "interpret", device == "cpu")
     rng = np.random.default_rng(7)
     X, Y, BX, BY, y = 30, 50, 16, 32, 24  # columns y..y+32 run past Y
     src = torch.from_numpy(rng.standard_normal((X, Y)).astype(np.float32))
-    idx = torch.from_numpy(rng.integers(0, X, BX).astype(np.int32))
+    idx = rng.integers(0, X, BX).astype(np.int32)
+    idx[3] = X  # a row past the tensor reads zeros
     out = torch.full((BX, BY), -5.0)
-    gather_rows[(1,)](src, idx, out, y, X, Y, BX, BY)
+    src_d, idx_d, out_d = (t.to(device) for t in (src, torch.from_numpy(idx), out))
+    gather_rows[(1,)](src_d, idx_d, out_d, y, X, Y, BX, BY)
     expect = torch.zeros(BX, BY)
-    expect[:, :Y - y] = src[idx.long(), y:]
-    torch.testing.assert_close(out, expect, rtol=0, atol=0)
+    inside = idx < X
+    expect[torch.from_numpy(inside), :Y - y] = src[idx[inside], y:]
+    torch.testing.assert_close(out_d.cpu(), expect, rtol=0, atol=0)
 
     perm = torch.from_numpy(rng.permutation(X)[:BX].astype(np.int32))
     tile = torch.from_numpy(rng.standard_normal((BX, BY)).astype(np.float32))
     dst = torch.full((X, Y), -5.0)
-    scatter_rows[(1,)](tile, perm, dst, y, X, Y, BX, BY)
+    dst_d = dst.to(device)
+    scatter_rows[(1,)](tile.to(device), perm.to(device), dst_d, y, X, Y, BX, BY)
     expect = torch.full((X, Y), -5.0)
     expect[perm.long(), y:] = tile[:, :Y - y]
-    torch.testing.assert_close(dst, expect, rtol=0, atol=0)
+    torch.testing.assert_close(dst_d.cpu(), expect, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("kernel", [gather_rows, scatter_rows], ids=["gather", "scatter"])
+def test_gather_and_scatter_compile(kernel, arch):
+    """Compiled, the row indices reach every register through shared memory and each
+    element is one predicated access, bounded on both dimensions."""
+    sig = {"in_ptr": "*fp32", "idx_ptr": "*i32", "out_ptr": "*fp32", "y": "i32", "X": "i32",
+           "Y": "i32"}
+    k = triton.compile(kernel, sig, {"BX": 16, "BY": 32}, target=f"cuda:{arch}",
+                       divisible_by_16={"in_ptr", "idx_ptr", "out_ptr", "Y"})
+    ptx = k.asm["ptx"]
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+    assert "st.shared.b32" in ptx and "ld.shared.b32" in ptx and "bar.sync" in ptx
+    access = "ld.global.b32" if kernel is gather_rows else "st.global.b32"
+    indices = 1 if kernel is gather_rows else 0  # the gather's index load is scalar too
+    assert ptx.count(access) == 16 * 32 // 128 + indices
 
 
 def test_gather_needs_a_one_row_block():

@@ -60,6 +60,9 @@ OPS = [
           attrs={"padding": "str"}, pure=True),
     OpDef("tt.descriptor_load", operands("desc, indices*")),
     OpDef("tt.descriptor_store", operands("desc, src, indices*"), results=()),
+    # rows `x_offsets` (a 1-D tensor) of a 2-D descriptor's tensor, columns from `y_offset`
+    OpDef("tt.descriptor_gather", operands("desc, x_offsets, y_offset")),
+    OpDef("tt.descriptor_scatter", operands("desc, src, x_offsets, y_offset"), results=()),
     # combines `src` into the block at `indices`, element by element, as a relaxed
     # tt.atomic_rmw of `kind` (add, fadd, min, max, umin, umax, and, or, xor) would
     OpDef("tt.descriptor_reduce", operands("desc, src, indices*"), results=(),

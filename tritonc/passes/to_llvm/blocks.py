@@ -8,7 +8,8 @@ tensor (the dimensions named by `boundary_check`, or every dimension for a descr
 and fills them with zero (or NaN with `padding = "nan"`). Accesses are vectors of up to
 16 bytes along the layout's fastest dimension when the block pointer's parts prove them
 aligned (`block_vector_width`). A descriptor reduction (`tt.descriptor_reduce`) is one
-predicated atomic per element inside the tensor.
+predicated atomic per element inside the tensor. A descriptor gather or scatter reads its
+row indices back from shared memory, each element's own (`_gathered_addresses`).
 """
 
 from __future__ import annotations
@@ -305,4 +306,56 @@ def lower_descriptor_reduce(ctx: LoweringContext, op) -> list:
     owners = _actors(ctx, value.type, len(vals))
     for ptr, val, pred, owner in zip(ptrs, vals, preds, owners, strict=True):
         _atom_word(ctx, kind, elt_ty, ptr, val, _predicate(ctx, pred, owner), "relaxed", "gpu")
+    return []
+
+
+def _gathered_addresses(ctx: LoweringContext, desc, x_offsets, y_offset, tile_ty):
+    """(pointer, in-bounds predicate) for every register of the [rows, columns] tile
+    `tile_ty` of a gather or scatter: element (i, j) is at row `x_offsets[i]`, column
+    `y_offset + j` of the descriptor's tensor. The row indices, in whatever layout they
+    come, pass through shared memory so that each register finds its own."""
+    base, shape, strides, _ = _descriptor_parts(ctx, desc)
+    rows = ctx.shape(x_offsets.type)[0]
+    i32 = ir.IntegerType.get_signless(32)
+    ctx.reserve_smem(rows * 4)
+    ctx.barrier()
+    for index, (coord,) in zip(ctx.get(x_offsets), ctx.coordinates(x_offsets.type),
+                               strict=True):
+        ctx.op("llvm.store", [index, ctx.smem_ptr(coord, i32)])
+    ctx.barrier()
+    column0 = ctx.get(y_offset)[0]
+    elt = ctx.scalar_type(tile_ty)
+    ptrs, preds = [], []
+    for i, j in ctx.coordinates(tile_ty):
+        row = ctx.value("llvm.load", [ctx.smem_ptr(i, i32)], i32)
+        col = ctx.binop("arith.addi", column0, j)
+        index = ctx.binop("arith.addi", ctx.binop("arith.muli", _i64(ctx, row), strides[0]),
+                          ctx.binop("arith.muli", _i64(ctx, col), strides[1]))
+        pred = None
+        for pos, size in ((row, shape[0]), (col, shape[1])):
+            inside = ctx.binop("arith.andi", _cmp(ctx, 5, pos, ctx.i32(0)),
+                               _cmp(ctx, 2, _i64(ctx, pos), _i64(ctx, size)))
+            pred = inside if pred is None else ctx.binop("arith.andi", pred, inside)
+        ptrs.append(ctx.value("llvm.getelementptr", [base, index], base.type, {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+            "elem_type": ir.TypeAttr.get(elt)}))
+        preds.append(pred)
+    return ptrs, preds
+
+
+@lowering("tt.descriptor_gather")
+def lower_descriptor_gather(ctx: LoweringContext, op) -> list:
+    desc, x_offsets, y_offset = op.operands
+    result = op.results[0]
+    ptrs, preds = _gathered_addresses(ctx, desc, x_offsets, y_offset, result.type)
+    elt_ty = ctx.scalar_type(result.type)
+    fill = _fill(ctx, elt_ty, descriptor_padding(desc))
+    return [emit_loads(ctx, ptrs, preds, [fill] * len(ptrs), elt_ty, 1)]
+
+
+@lowering("tt.descriptor_scatter")
+def lower_descriptor_scatter(ctx: LoweringContext, op) -> list:
+    desc, value, x_offsets, y_offset = op.operands
+    ptrs, preds = _gathered_addresses(ctx, desc, x_offsets, y_offset, value.type)
+    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
     return []
