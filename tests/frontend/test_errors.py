@@ -475,8 +475,8 @@ CASES = [
     (loop_carried_shape_change, {**X, "n": "i32"}, {}, "loop-carried variable 'acc' has type "
      "<[16], fp32> before the loop but <[16, 16], fp32> inside it", CompilationError),
     (defined_in_one_branch, {**X, "n": "i32"}, {}, "name 'y' is not defined", CompilationError),
-    (branches_of_different_types, {**X, "n": "i32"}, {}, "variable 'y' has type fp32 in the "
-     "`if` branch but int32 in the `else` branch", CompilationError),
+    (branches_of_different_types, {**X, "n": "i32"}, {}, "Mismatched type for y between the "
+     "`if` branch (fp32) and the `else` branch (int32)", CompilationError),
     (store_without_value, X, {}, "tl.store(): missing a required argument: 'value'",
      CompilationError),
     (arange_with_three_arguments, X, {}, "tl.arange(): too many positional arguments",

@@ -27,6 +27,15 @@ from tritonc.language.core import constexpr, tensor
 from tritonc.language.semantic_core import describe_value
 
 
+def constness_note(a: T.base_type, b: T.base_type) -> str:
+    """The explanation to add to a type mismatch of `a` and `b`, when a pointer to
+    constant data meets a plain pointer (else nothing)."""
+    if not T.differ_in_constness(a, b):
+        return ""
+    return ("; one is a pointer to constant data (from a parameter annotated tl.const), "
+            "which does not mix with a plain pointer")
+
+
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
     """Names a statement list may assign (in order of first assignment)."""
     names: dict[str, None] = {}
@@ -121,9 +130,10 @@ class ControlFlowMixin:
             and isinstance(else_scope[n], tensor)
             and (then_scope[n] is not before.get(n) or else_scope[n] is not before.get(n))]
         for n in names:
-            if then_scope[n].type != else_scope[n].type:
-                raise self.error(node, f"variable {n!r} has type {then_scope[n].type} in the "
-                                 f"`if` branch but {else_scope[n].type} in the `else` branch")
+            a, b = then_scope[n].type, else_scope[n].type
+            if a != b:
+                raise self.error(node, f"Mismatched type for {n} between the `if` branch "
+                                 f"({a}) and the `else` branch ({b}){constness_note(a, b)}")
         then_vals = [then_scope[n] for n in names]
         else_vals = [else_scope[n] for n in names]
         ret_template = None
@@ -136,8 +146,8 @@ class ControlFlowMixin:
                                  "must return the same number of values")
             for a, b in zip(then_outs, else_outs, strict=False):
                 if a.type != b.type:
-                    raise self.error(node, f"the branches return different types ({a.type} "
-                                     f"and {b.type})")
+                    raise self.error(node, f"Inconsistent return types: the branches return "
+                                     f"{a.type} and {b.type}{constness_note(a.type, b.type)}")
             then_vals, else_vals = then_vals + then_outs, else_vals + else_outs
         final = builder.if_op(cond.handle, [v.type for v in then_vals], has_else=True)
         for src, dst, vals in ((scratch.then_block, final.then_block, then_vals),
@@ -186,6 +196,10 @@ class ControlFlowMixin:
             if then_value is None or else_value is None:
                 raise self.error(node, "one side of this conditional expression has a value "
                                  "and the other has none")
+            if all(isinstance(v, tensor) and v.dtype.is_ptr() for v in sides):
+                a, b = then_value.type, else_value.type
+                raise self.error(node, "Ternary expression with dynamic condition has "
+                                 f"inconsistent types {a} and {b}{constness_note(a, b)}")
             for block in (scratch.then_block, scratch.else_block):
                 for op in list(block.operations):
                     op.detach_from_parent()
@@ -327,9 +341,10 @@ class ControlFlowMixin:
             value = self.lscope.get(n)
             if not isinstance(value, tensor) or value.type != init.type:
                 got = value.type if isinstance(value, tensor) else type(value).__name__
+                note = constness_note(init.type, got) if isinstance(value, tensor) else ""
                 raise self.error(node, f"loop-carried variable {n!r} has type {init.type} "
                                  f"before the loop but {got} inside it; convert it explicitly "
-                                 f"(e.g. {n} = {n}.to(...)) so the type stays the same")
+                                 f"(e.g. {n} = {n}.to(...)) so the type stays the same{note}")
             yields.append(value.handle)
         return yields
 

@@ -25,6 +25,11 @@ class CompilationError(TritonError):
             self.source_line = lines[local]
         super().__init__(self._format())
 
+    @property
+    def error_message(self) -> str:
+        """The message alone, without the location (Triton's name for `message`)."""
+        return self.message
+
     def _format(self) -> str:
         where = f"{self.filename}:{self.lineno}:{self.col_offset + 1}"
         inside = f" in {self.kernel}" if self.kernel else ""

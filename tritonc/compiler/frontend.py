@@ -3,7 +3,9 @@
 A specialization names each parameter's type (`*fp32`, `i32`, `fp16`, `i1`, ...) or
 gives its constexpr value, and lists the arguments known to be divisible by 16
 (they get `tt.divisibility = 16`); the rules are the table of `runtime/specialization.py`.
-Integers equal to 1 arrive as constexprs. A tuple
+Integers equal to 1 arrive as constexprs. A pointer type written `*k...` (`*kfp32`), and
+any pointer argument of a parameter annotated `tl.const`, is a pointer to constant data.
+A tuple
 argument's type is a tuple (or NamedTuple) of type strings: it is passed as that many
 function arguments, in order, and rebuilt into a tuple (or NamedTuple) in the kernel.
 """
@@ -18,7 +20,7 @@ from tritonc.compiler import mlir_loader
 from tritonc.compiler.errors import CompilationError
 from tritonc.language import dtypes as T
 from tritonc.language.builtins import tensor_descriptor
-from tritonc.language.core import constexpr, tensor
+from tritonc.language.core import const_argument, constexpr, tensor
 from tritonc.language.semantic import Semantic
 from tritonc.runtime import descriptors, specialization
 from tritonc.runtime.jit import JITFunction
@@ -137,8 +139,10 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
     except TypeError as e:
         raise _signature_error(fn, f"signature: {e}") from None
     values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args, strict=False))
+    const_names = {p.name for p in fn.params if p.is_const}
     for name in runtime_params:
-        scope[name] = rebuild_value(spec.signature[name], values, semantic)
+        value = rebuild_value(spec.signature[name], values, semantic)
+        scope[name] = const_argument(value) if name in const_names else value
     generator = CodeGenerator(fn, semantic, scope)
     generator.visit(fn.parse())
     if generator.ret_value is not None:

@@ -46,7 +46,7 @@ class JITFunction(_BaseJITFunction):
     def __init__(self, fn: Callable, **kwargs: Any) -> None:
         super().__init__(fn, **kwargs)
         self.params = [InductorKernelParam(p.index, p.name, p.is_constexpr, p.default,
-                                           p.do_not_specialize) for p in self.params]
+                                           p.do_not_specialize, p.is_const) for p in self.params]
         self.constexprs = [p.index for p in self.params if p.is_constexpr]
         self.used_global_vals: dict = {}
         self.repr = _repr

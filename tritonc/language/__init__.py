@@ -5,7 +5,7 @@
 from tritonc.language import extra, math
 from tritonc.language.builtins import *  # noqa: F403 (the builtins are the language's namespace)
 from tritonc.language.builtins import range, static_range, tensor_descriptor
-from tritonc.language.core import constexpr, tensor
+from tritonc.language.core import const, constexpr, tensor
 from tritonc.language.dtypes import (
     bfloat16,
     block_type,

@@ -74,6 +74,26 @@ class constexpr:
         return getattr(self.value, name)
 
 
+class const:
+    """The annotation of a kernel parameter that points to constant data (`x_ptr: tl.const`).
+
+    The kernel sees the argument as a `const` pointer: it loads through it (and through
+    pointers computed from it) as through any pointer, and storing through it is a
+    compile error. A const pointer is a type of its own, so a runtime `if`, a conditional
+    expression or a function's returns that would give one name either a const or a
+    plain pointer are type mismatches. On a parameter that is not a pointer the
+    annotation has no effect.
+    """
+
+
+def const_argument(value: Any) -> Any:
+    """A kernel's argument for a parameter annotated `tl.const`: a pointer becomes a
+    pointer to constant data; any other value is unchanged."""
+    if isinstance(value, tensor) and isinstance(value.type, T.pointer_type):
+        return tensor(value.handle, value.type.with_const(True))
+    return value
+
+
 def _fold(op: Callable, reflected: bool = False) -> Callable:
     def method(self, other):
         a, b = self.value, _unwrap(other)

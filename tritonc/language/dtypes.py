@@ -57,6 +57,9 @@ class base_type:
     def is_tensor_descriptor(self) -> bool:
         return False
 
+    def is_const(self) -> bool:
+        return False
+
     @property
     def scalar(self) -> base_type:
         return self
@@ -195,20 +198,32 @@ class dtype(base_type):
 
 
 class pointer_type(dtype):
-    """A pointer to `element_ty` in `address_space` (1: global memory)."""
+    """A pointer to `element_ty` in `address_space` (1: global memory). A `const` pointer
+    (a kernel parameter annotated `tl.const`) points to data the kernel only reads:
+    storing through it is an error, and it is a different type from the plain pointer,
+    so values of the two do not mix. Constness exists in the language only; both lower
+    to the same `!tt.ptr`."""
 
     def __init__(self, element_ty: base_type, address_space: int = 1, const: bool = False):
         self.element_ty = element_ty
         self.address_space = address_space
         self.const = const
-        self.name = f"pointer<{element_ty}>"
+        self.name = f"{'const_' if const else ''}pointer<{element_ty}>"
 
     # the name "pointer<...>" is no scalar name: dtype's is_floating, is_int, ... say False
     def is_ptr(self) -> bool:
         return True
 
+    def is_const(self) -> bool:
+        return self.const
+
     def is_block_ptr(self) -> bool:
         return isinstance(self.element_ty, block_type)
+
+    def with_const(self, const: bool) -> pointer_type:
+        """This pointer type, to constant data or not."""
+        return self if const == self.const else pointer_type(self.element_ty,
+                                                             self.address_space, const)
 
     @property
     def primitive_bitwidth(self) -> int:
@@ -217,16 +232,18 @@ class pointer_type(dtype):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, pointer_type) and (
             self.element_ty == other.element_ty and self.address_space == other.address_space
+            and self.const == other.const
         )
 
     def __hash__(self) -> int:
-        return hash(("ptr", self.element_ty, self.address_space))
+        return hash(("ptr", self.element_ty, self.address_space, self.const))
 
     def __repr__(self) -> str:
-        return f"pointer_type({self.element_ty!r})"
+        const = ", const=True" if self.const else ""
+        return f"pointer_type({self.element_ty!r}{const})"
 
     def __str__(self) -> str:
-        return f"*{self.element_ty}"
+        return f"*{'k' if self.const else ''}{self.element_ty}"
 
 
 class block_type(base_type):
@@ -293,6 +310,21 @@ class tuple_type(base_type):
 
     def __repr__(self) -> str:
         return f"({', '.join(map(str, self.types))})"
+
+
+def without_const(ty: base_type) -> base_type:
+    """`ty` with every pointer in it (a pointer, or the elements of a block of pointers)
+    a plain pointer, not one to constant data."""
+    if isinstance(ty, pointer_type):
+        return ty.with_const(False)
+    if isinstance(ty, block_type) and isinstance(ty.element_ty, pointer_type):
+        return block_type(ty.element_ty.with_const(False), ty.shape)
+    return ty
+
+
+def differ_in_constness(a: base_type, b: base_type) -> bool:
+    """Whether two types differ only in whether their pointers point to constant data."""
+    return a != b and without_const(a) == without_const(b)
 
 
 def _add_name_queries() -> None:

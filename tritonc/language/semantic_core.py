@@ -371,6 +371,8 @@ class SemanticCore:
         if src.is_ptr() or dst.is_ptr():
             if not (src.is_ptr() and dst.is_ptr()):
                 return self.cast(x, dst)
+            if src.with_const(dst.is_const()) == dst:  # constness alone: the same pointer
+                return tensor(x.handle, x.type.with_element_ty(dst))
             return self.unary("tt.bitcast", x, x.type.with_element_ty(dst))
         if src.primitive_bitwidth != dst.primitive_bitwidth:
             raise SemanticError(

@@ -35,6 +35,15 @@ class MemoryRules(SemanticCore):
             raise SemanticError(f"{what} needs a pointer argument, got {got}")
         return ptr
 
+    def _writable_pointer(self, ptr, what: str) -> tensor:
+        """A pointer operand `what` writes through: not one to constant data."""
+        ptr = self._pointer_operand(ptr, what)
+        if ptr.dtype.is_const():
+            raise SemanticError(f"Cannot store to a constant pointer: {what} writes through "
+                                f"{ptr.dtype}, which points to constant data (a parameter "
+                                "annotated tl.const, or a pointer computed from one)")
+        return ptr
+
     def _mask_operand(self, mask, shape: tuple[int, ...], what: str) -> tensor | None:
         if mask is None:
             return None
@@ -109,7 +118,7 @@ class MemoryRules(SemanticCore):
         return tensor(handle, ty)
 
     def store(self, ptr, value, mask, boundary_check, cache: str, evict: str) -> None:
-        ptr = self._pointer_operand(ptr, "store")
+        ptr = self._writable_pointer(ptr, "store")
         cache = self._check_choice("cache modifier", cache, CACHE_MODIFIERS)
         evict = self._check_choice("eviction policy", evict, EVICTION_POLICIES)
         attrs = {"cache": cache, "evict": evict, "boundary_check": []}
@@ -167,7 +176,8 @@ class MemoryRules(SemanticCore):
         shape = [self.cast(self.to_tensor(s), T.int64) for s in shape]
         strides = [self.cast(self.to_tensor(s), T.int64) for s in strides]
         offsets = [self.cast(self.to_tensor(o), T.int32) for o in offsets]
-        ty = T.pointer_type(T.block_type(base.dtype.element_ty, block_shape))
+        ty = T.pointer_type(T.block_type(base.dtype.element_ty, block_shape),
+                            base.dtype.address_space, base.dtype.is_const())
         operands = [base.handle] + [x.handle for x in shape + strides + offsets]
         handle = self.builder.create("tt.make_block_ptr", operands, [ty],
                                      {"order": [int(o) for o in order]})[0]
@@ -270,7 +280,7 @@ class MemoryRules(SemanticCore):
 
     # -- atomics ---------------------------------------------------------------------------
     def atomic_rmw(self, op: str, ptr, val, mask, sem: str | None, scope: str | None) -> tensor:
-        ptr = self._pointer_operand(ptr, f"atomic_{op}")
+        ptr = self._writable_pointer(ptr, f"atomic_{op}")
         sem = self._check_choice("memory semantic", sem or "acq_rel", ATOMIC_SEMANTICS)
         scope = self._check_choice("scope", scope or "gpu", ATOMIC_SCOPES)
         val = self.to_tensor(val)
@@ -298,7 +308,7 @@ class MemoryRules(SemanticCore):
         return tensor(handle, ty)
 
     def atomic_cas(self, ptr, cmp, val, sem: str | None, scope: str | None) -> tensor:
-        ptr = self._pointer_operand(ptr, "atomic_cas")
+        ptr = self._writable_pointer(ptr, "atomic_cas")
         sem = self._check_choice("memory semantic", sem or "acq_rel", ATOMIC_SEMANTICS)
         scope = self._check_choice("scope", scope or "gpu", ATOMIC_SCOPES)
         elt = ptr.dtype.element_ty

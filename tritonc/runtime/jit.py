@@ -27,6 +27,7 @@ class KernelParam:
     is_constexpr: bool
     default: Any
     do_not_specialize: bool
+    is_const: bool = False
 
     @property
     def has_default(self) -> bool:
@@ -118,12 +119,14 @@ class KernelSpecialization:
     attrs: dict[str, list[tuple[str, int]]]
 
 
-def _is_constexpr_annotation(annotation: Any) -> bool:
+def _is_annotation(annotation: Any, name: str) -> bool:
+    """Whether a parameter's annotation is the language's `name` (`constexpr`, `const`),
+    given as the object or, under `from __future__ import annotations`, as text."""
     if annotation is inspect.Parameter.empty:
         return False
     if isinstance(annotation, str):
-        return annotation.split(".")[-1] == "constexpr"
-    return getattr(annotation, "__name__", "") == "constexpr"
+        return annotation.split(".")[-1] == name
+    return getattr(annotation, "__name__", "") == name
 
 
 class JITFunction:
@@ -145,8 +148,8 @@ class JITFunction:
         sig = inspect.signature(fn)
         skip = {d if isinstance(d, str) else list(sig.parameters)[d] for d in do_not_specialize}
         self.params = [
-            KernelParam(i, p.name, _is_constexpr_annotation(p.annotation), p.default,
-                        p.name in skip)
+            KernelParam(i, p.name, _is_annotation(p.annotation, "constexpr"), p.default,
+                        p.name in skip, _is_annotation(p.annotation, "const"))
             for i, p in enumerate(sig.parameters.values())
         ]
         self.arg_names = [p.name for p in self.params]

@@ -22,7 +22,7 @@ from tritonc.compiler.errors import CompilationError
 from tritonc.compiler.legality import check_interpreted_launch
 from tritonc.language import dtypes as T
 from tritonc.language.builtins import tensor_descriptor
-from tritonc.language.core import constexpr, tensor
+from tritonc.language.core import const_argument, constexpr, tensor
 from tritonc.language.semantic import Semantic
 from tritonc.runtime.gpu_launch import tensor_type_name
 from tritonc.tools.tensor_descriptor import TensorDescriptor as HostTensorDescriptor
@@ -101,9 +101,10 @@ def bind_arguments(fn, bound: dict[str, Any], builder: NumpyBuilder,
             scope[p.name] = constexpr(value)
             continue
         try:
-            scope[p.name] = bind_value(value, p.name, builder, copies)
+            arg = bind_value(value, p.name, builder, copies)
         except TypeError as e:
             raise TypeError(f"{e} (in a call of {fn.__name__})") from None
+        scope[p.name] = const_argument(arg) if p.is_const else arg
     return scope
 
 
