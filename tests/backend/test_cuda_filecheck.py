@@ -198,6 +198,32 @@ def test_values_equal_over_a_run_are_computed_once_per_run(tmp_path):
 
 
 @tritonc.jit
+def _dot_fp32(X, Y, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+              PRECISION: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(X + rm[:, None] * K + rk[None, :])
+    y = tl.load(Y + rk[:, None] * N + rn[None, :])
+    tl.store(Z + rm[:, None] * N + rn[None, :], tl.dot(x, y, input_precision=PRECISION))
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_tf32_dot_uses_tensor_cores(arch, tmp_path):
+    """fp32 operands rounded to tf32 (the default precision) run on m16n8k8 mma.sync, each
+    operand rounded by cvt.rna; "ieee" keeps full fp32 multiply-adds."""
+    sig = {"X": "*fp32", "Y": "*fp32", "Z": "*fp32"}
+    tf32 = tritonc.compile(_dot_fp32, sig, {"M": 64, "N": 64, "K": 32, "PRECISION": "tf32"},
+                           target=f"cuda:{arch}", divisible_by_16=set(sig))
+    ptx = tf32.asm["ptx"]
+    # 4 warps, each 16 rows x 64 columns: 8 tiles x 4 steps of K
+    assert ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 8 * 4
+    assert "cvt.rna.tf32.f32" in ptx and "fma.rn.f32" not in ptx
+    assert tf32.metadata["ptxas"]["spill_stores"] == 0
+    ieee = tritonc.compile(_dot_fp32, sig, {"M": 64, "N": 64, "K": 32, "PRECISION": "ieee"},
+                           target=f"cuda:{arch}", divisible_by_16=set(sig))
+    assert "mma.sync" not in ieee.asm["ptx"] and "fma.rn.f32" in ieee.asm["ptx"]
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

@@ -8,7 +8,8 @@ shared memory (a pipelined ring buffer, else staged there), and each warp then f
 K. Fragments (lane = 4 * group + t): A holds rows group and group + 8, columns 2t,
 2t + 1, 2t + 8, 2t + 9 of its 16 x 16 slice (pairs of halves, one 32-bit register
 each); B holds rows 2t, 2t + 1, 2t + 8, 2t + 9 of column group; the accumulator is the
-mma layout itself.
+mma layout itself. fp32 operands with `input_precision="tf32"` take
+`mma.sync.aligned.m16n8k8` on tf32 instead, read from their staged copies (`_mma_tf32`).
 
 **Fused multiply-adds.** Every other dot.
 
@@ -86,12 +87,16 @@ def _mma(ctx: LoweringContext, op) -> list:
     log_wm = wm.bit_length() - 1
     warp_m = ctx.binop("arith.andi", ctx.warp, ctx.i32(wm - 1))
     warp_n = _cmp_free_shift(ctx, ctx.warp, log_wm)
+    warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(bm))
+    warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
+
+    if kind == "f32":
+        return [_mma_tf32(ctx, list(ctx.get(c)), staged_a, staged_b, warp_row, warp_col,
+                          (bm, bn, k_dim))]
 
     lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
     lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
                           ctx.i32(8))
-    warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(bm))
-    warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
 
     def shared_address(staged, row, col, row_len: int):
         if staged.swizzled:
@@ -179,6 +184,53 @@ def _mma(ctx: LoweringContext, op) -> list:
                     accs[base + q] = ctx.value("llvm.extractvalue", [out], f32,
                                                {"position": ir.DenseI64ArrayAttr.get([q])})
     return [accs]
+
+
+def _tf32(ctx: LoweringContext, value):
+    """An f32 rounded to tf32 (to nearest, ties away), in the 32-bit register mma takes."""
+    return ctx.value("llvm.inline_asm", [value], ctx.i32_type(), {
+        "asm_string": ir.StringAttr.get("cvt.rna.tf32.f32 $0, $1;"),
+        "constraints": ir.StringAttr.get("=r,f")})
+
+
+def _mma_tf32(ctx: LoweringContext, accs: list, staged_a, staged_b, warp_row, warp_col,
+              block: tuple) -> list:
+    """fp32 operands with `input_precision="tf32"`: `mma.sync.aligned.m16n8k8` on tf32
+    for every 16 x 8 tile of the warp's block and every 8-deep step of K, the operands read
+    from their staged copies element by element. Fragments (lane = 4 * group + t): A holds
+    rows group, group + 8 at columns t (a0, a1) and t + 4 (a2, a3) of its 16 x 8 slice; B
+    rows t (b0) and t + 4 (b1) of column group; the accumulator is laid out as for fp16."""
+    bm, bn, k_dim = block
+    group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
+    t = ctx.binop("arith.andi", ctx.lane, ctx.i32(3))
+    f32 = ir.F32Type.get()
+
+    def at(base, offset: int):
+        return ctx.binop("arith.addi", base, ctx.i32(offset)) if offset else base
+
+    rows = [at(ctx.binop("arith.addi", warp_row, group), 16 * i + h)
+            for i in range(bm // 16) for h in (0, 8)]
+    cols = [at(ctx.binop("arith.addi", warp_col, group), 8 * j) for j in range(bn // 8)]
+    asm = ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+           "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
+    struct = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
+    n_tiles = bn // 8
+    for kk in range(k_dim // 8):
+        ks = [at(t, 8 * kk), at(t, 8 * kk + 4)]
+        b_frags = [[_tf32(ctx, staged_b.load(ctx, [k, n])) for k in ks] for n in cols]
+        for i in range(bm // 16):
+            top, bottom = rows[2 * i], rows[2 * i + 1]
+            a_frag = [_tf32(ctx, staged_a.load(ctx, [r, k])) for k in ks for r in (top, bottom)]
+            for j, b_frag in enumerate(b_frags):
+                base = (i * n_tiles + j) * 4
+                out = ctx.value("llvm.inline_asm", [*a_frag, *b_frag, *accs[base:base + 4]],
+                                struct, {"asm_string": ir.StringAttr.get(asm),
+                                         "constraints": ir.StringAttr.get(
+                                             "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f")})
+                for q in range(4):
+                    accs[base + q] = ctx.value("llvm.extractvalue", [out], f32,
+                                               {"position": ir.DenseI64ArrayAttr.get([q])})
+    return accs
 
 
 @lowering("tt.dot")

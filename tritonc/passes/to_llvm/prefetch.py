@@ -17,6 +17,7 @@ iteration arguments of iteration i: for i + step, those the body would yield.
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.pipeline import backward_slice, evaluate, less_than
 
@@ -27,6 +28,19 @@ class Plan:
 
     def __init__(self, loop, loads: list, ops: list, args: list) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, args
+
+
+# 32-bit registers per thread the prefetched tiles and their dots' accumulators may hold
+# together; past it the loop loads in place (prefetching would spill: fp32 tiles of a
+# 128 x 128 tf32 dot with 4 warps hold 64 registers beside 128 of accumulator)
+REGISTER_BUDGET = 160
+
+
+def _registers(ctx: LoweringContext, loads: list) -> int:
+    tiles = sum(-(-ctx.num_registers(op.results[0].type)
+                  * element_bytes(ctx.scalar_type(op.results[0].type)) // 4) for op in loads)
+    dots = {u.owner for op in loads for u in op.results[0].uses}
+    return tiles + max(ctx.num_registers(d.results[0].type) for d in dots)
 
 
 def plan(ctx: LoweringContext, loop) -> Plan | None:
@@ -41,7 +55,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         uses = list(op.results[0].uses)
         if uses and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses):
             loads.append(op)
-    if not loads:
+    if not loads or _registers(ctx, loads) > REGISTER_BUDGET:
         return None
     ops: list = []
     args: set = set()

@@ -1,4 +1,5 @@
-"""mma-layouts: fp16/bf16 `tt.dot`s accumulate in the tensor-core (mma) layout.
+"""mma-layouts: fp16/bf16 `tt.dot`s, and fp32 ones rounded to tf32, accumulate in the
+tensor-core (mma) layout.
 
 Before:
     %acc = scf.for ... iter_args(%c = %zero) -> (tensor<128x128xf32, #blocked>) {
@@ -49,14 +50,23 @@ def _dots(module) -> list:
     return found
 
 
+def _tf32(ir, op) -> bool:
+    """Whether `op` multiplies fp32 operands rounded to tf32 (`input_precision="tf32"`)."""
+    precision = op.attributes["input_precision"] if "input_precision" in op.attributes \
+        else None
+    return str(_tensor(ir, op.operands[0].type).element_type) == "f32" and \
+        precision is not None and ir.StringAttr(precision).value == "tf32"
+
+
 def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     a, b, c = op.operands
     ta, tc = _tensor(ir, a.type), _tensor(ir, c.type)
-    if len(ta.shape) != 2 or str(ta.element_type) not in MMA_OPERANDS:
+    tf32 = _tf32(ir, op)
+    if len(ta.shape) != 2 or (str(ta.element_type) not in MMA_OPERANDS and not tf32):
         return None
     if str(_tensor(ir, b.type).element_type) != str(ta.element_type):
         return None
-    if str(tc.element_type) != "f32" or ta.shape[1] % 16:
+    if str(tc.element_type) != "f32" or ta.shape[1] % (8 if tf32 else 16):
         return None
     m, n = tc.shape
     if arch >= 90 and warpgroup_shape(m, n, num_warps):
@@ -153,7 +163,8 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
             else:
                 dot.operands[2] = _convert_before(ir, dot, acc, mma_ty)
             _convert_users(ir, result, blocked_ty, keep)
-            _a_in_registers(ir, dot, layout)
+            if not _tf32(ir, dot):  # tf32 operands are read from shared memory
+                _a_in_registers(ir, dot, layout)
 
 
 def _a_in_registers(ir, dot, layout: MmaLayout) -> None:
