@@ -30,7 +30,7 @@ def compile(*args, **kwargs):
 
 
 def __getattr__(name: str):
-    if name in ("language", "testing", "runtime"):
+    if name in ("language", "testing", "runtime", "knobs"):
         import importlib
 
         return importlib.import_module(f"tritonc.{name}")

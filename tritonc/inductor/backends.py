@@ -10,10 +10,10 @@ active only where a device exists.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
+from tritonc.backends.cuda.options import default_fp_fusion
 from tritonc.runtime.gpu_launch import COMPILER_VERSION
 
 
@@ -35,7 +35,7 @@ class CUDAOptions:
     num_ctas: int = 1
     maxnreg: int | None = None
     debug: bool = False
-    enable_fp_fusion: bool = True
+    enable_fp_fusion: bool = field(default_factory=default_fp_fusion)
     launch_cooperative_grid: bool = False
     launch_pdl: bool = False
     sanitize_overflow: bool = False
@@ -58,14 +58,11 @@ def _parse_options(opts: dict[str, Any], backend_name: str) -> CUDAOptions:
     return CUDAOptions(**kwargs, backend_name=backend_name, extra=extra)
 
 
-@functools.cache
 def _libdevice_libs() -> tuple:
-    from tritonc.backends.cuda.tools import ToolNotFound, find_libdevice
+    from tritonc import knobs
 
-    try:
-        return (("libdevice", find_libdevice()),)
-    except ToolNotFound:
-        return ()
+    path = knobs.nvidia.libdevice_path
+    return (("libdevice", path),) if path else ()
 
 
 class BaseBackend:

@@ -147,6 +147,12 @@ class CompiledKernel:
 
 
 def _target_arch(target: GPUTarget) -> int:
+    """The sm to compile for: `knobs.runtime.override_arch` when set, else the target's."""
+    from tritonc import knobs
+    from tritonc.runtime.gpu_launch import target_arch
+
+    if knobs.runtime.override_arch:
+        return target_arch((0, 0))
     arch = str(target.arch).rstrip("a")
     if not arch.isdigit():
         raise ValueError(f"a CUDA target needs an integer architecture such as 90, got "
@@ -156,10 +162,12 @@ def _target_arch(target: GPUTarget) -> int:
 
 def _compile_cuda(src: ASTSource, arch: int, options: Any) -> tuple[str, dict, dict]:
     """(hash, asm, metadata) of the kernel for sm_`arch`, from the on-disk cache or compiled."""
+    from tritonc import knobs
     from tritonc.runtime.cache import Cache, make_key
     from tritonc.runtime.gpu_launch import COMPILER_VERSION
 
-    key = make_key(COMPILER_VERSION, "inductor", src.hash(), options.hash(), str(arch))
+    key = make_key(COMPILER_VERSION, "inductor", src.hash(), options.hash(), str(arch),
+                   repr(sorted(knobs.nvidia.overrides().items())))
     cache = Cache()
     entry = cache.get(key)
     if entry is None:
@@ -167,7 +175,7 @@ def _compile_cuda(src: ASTSource, arch: int, options: Any) -> tuple[str, dict, d
 
         kernel = compile_kernel(src.fn, src.runtime_signature(), src.constants, f"cuda:{arch}",
                                 src.divisible_by_16(), options.num_warps, options.num_stages,
-                                options.maxnreg)
+                                options.maxnreg, enable_fp_fusion=options.enable_fp_fusion)
         entry = {"kernel.cubin": kernel.asm["cubin"], "kernel.ptx": kernel.asm["ptx"].encode(),
                  "metadata.json": json.dumps(kernel.metadata).encode()}
         cache.put(key, entry)

@@ -19,7 +19,7 @@ import sys
 import types
 from typing import Any
 
-from tritonc.inductor import backends, errors, jit, knobs
+from tritonc.inductor import backends, errors, jit
 from tritonc.inductor import compile as compile_mod
 
 TRITON_VERSION = "3.6.0"  # the Triton release whose interface these modules present
@@ -144,10 +144,31 @@ def _runtime_modules() -> dict[str, types.ModuleType]:
             "triton.runtime.cache": cache_mod, "triton.runtime.errors": errors_mod}
 
 
+class _KnobsAlias(types.ModuleType):
+    """`triton.knobs`: every attribute read and assignment goes to `tritonc.knobs`, so a
+    group Inductor changes (or replaces) is the one tritonc's compiler reads."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(f"module 'triton.knobs' has no attribute {name!r}")
+        import tritonc.knobs
+
+        return getattr(tritonc.knobs, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("__"):
+            super().__setattr__(name, value)
+            return
+        import tritonc.knobs
+
+        setattr(tritonc.knobs, name, value)
+
+
 @functools.cache
 def knobs_mod() -> types.ModuleType:
-    return _module("triton.knobs", {k: v for k, v in vars(knobs).items()
-                                    if not k.startswith("__")})
+    module = _module("triton.knobs", {}, doc="tritonc's configuration (`tritonc.knobs`).")
+    module.__class__ = _KnobsAlias
+    return module
 
 
 def _compiler_modules() -> dict[str, types.ModuleType]:

@@ -32,6 +32,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from tritonc import knobs
+
 QUANTILES = (0.5, 0.2, 0.8)
 _INTERPRETER_REPS = 3
 _PROGRESS_AFTER_S = 1.0
@@ -208,8 +210,7 @@ class Autotuner(KernelWrapper):
         self.num_warmups = 25 if warmup is None else warmup
         self.num_reps = 100 if rep is None else rep
         self.user_do_bench = do_bench
-        self.cache_results = cache_results or os.environ.get(
-            "TRITONC_CACHE_AUTOTUNING", "0").lower() in ("1", "true", "yes", "on")
+        self.cache_results = cache_results or knobs.autotuning.cache
         self._saved: dict[str, Any] = {}
 
     # -- hooks around every benchmarked run ---------------------------------------------
@@ -334,7 +335,7 @@ class Autotuner(KernelWrapper):
             raise RuntimeError(f"autotune of {self.__name__}: no config compiled for key {key}")
         self.cache[key] = builtins.min(timings, key=timings.get)
         self.configs_timings = timings
-        if os.environ.get("TRITONC_PRINT_AUTOTUNING") == "1":
+        if knobs.autotuning.print:
             print(f"tritonc autotune {self.__name__}: finished after {self.bench_time:.2f}s, "
                   f"best config for key {key}: {self.cache[key]}", file=sys.stderr)
 

@@ -16,9 +16,9 @@ directory that cannot be used (read-only, a file in its place, a full disk) make
 `get` miss and `put` do nothing, with one `CacheUnusableWarning` per directory: the
 kernel is compiled and run without the cache.
 
-The root is `$TRITONC_CACHE_DIR`, else `~/.cache/tritonc` (`cache_dir()`). Keys are hex
-digests made by the caller, e.g. with `make_key`. This module uses only the standard
-library, so a cache hit never imports MLIR.
+The root is `knobs.cache.dir`: `$TRITONC_CACHE_DIR`, else `~/.cache/tritonc`
+(`cache_dir()`). Keys are hex digests made by the caller, e.g. with `make_key`. This
+module uses only the standard library, so a cache hit never imports MLIR.
 """
 
 from __future__ import annotations
@@ -58,11 +58,11 @@ _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def cache_dir() -> Path:
-    """The cache root: `$TRITONC_CACHE_DIR` when set and non-empty, else `~/.cache/tritonc`."""
-    configured = os.environ.get("TRITONC_CACHE_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    return Path.home() / ".cache" / "tritonc"
+    """The cache root: `knobs.cache.dir`, which is `$TRITONC_CACHE_DIR` when set and
+    non-empty, else `~/.cache/tritonc`, unless assigned in Python."""
+    from tritonc import knobs
+
+    return Path(knobs.cache.dir).expanduser()
 
 
 def make_key(*parts: str | bytes) -> str:

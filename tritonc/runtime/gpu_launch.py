@@ -5,7 +5,10 @@ does: tensors become `*<dtype>`, integers `i32`/`i64`/`u64` by value, floats `fp
 bools `i1`; None and constexprs join the constexpr values. What a value lets the
 compiler assume (divisible by 16, equal to 1) is the table of `specialization.py`.
 Options (`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`, ...) become one
-`CUDAOptions` before anything is compiled, so a bad value fails with its name.
+`CUDAOptions` before anything is compiled, so a bad value fails with its name. The
+sm compiled for is the device's, unless the `arch` launch option or
+`knobs.runtime.override_arch` names another (`target_arch`); a warmup for an sm other
+than the device's compiles without loading the kernel.
 
 Two caches sit in front of the compiler: a dict per kernel keyed by the call's
 specialization (in front of it, the generated hot path of `launch.py` keeps its own
@@ -19,10 +22,12 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tritonc import knobs
 from tritonc.backends.base import Target, get_backend
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.language.core import constexpr
@@ -211,10 +216,57 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
 
 
 def launch_options(options: dict[str, Any]) -> CUDAOptions:
-    """The compile options among a launch's keywords (`stream` and
+    """The compile options among a launch's keywords (`stream`, `arch` and
     `launch_cooperative_grid` are not), validated."""
     return CUDAOptions.parse({k: v for k, v in options.items()
-                              if k not in ("stream", "launch_cooperative_grid")})
+                              if k not in ("stream", "arch", "launch_cooperative_grid")})
+
+
+def target_arch(capability: tuple[int, int], arch: str | int | None = None) -> int:
+    """The sm a launch compiles for: `arch` (the launch option) when given, else
+    `knobs.runtime.override_arch` when set, else the device's `capability` (major,
+    minor). Names are written "sm80", "sm_90a", "90" or 80."""
+    chosen = arch if arch is not None else knobs.runtime.override_arch
+    if chosen is None or chosen == "":
+        return capability[0] * 10 + capability[1]
+    match = re.fullmatch(r"(?:sm_?)?(\d+)[af]?", str(chosen).strip())
+    if match is None:
+        raise ValueError(f"not a CUDA architecture: {chosen!r} (expected e.g. 'sm80', "
+                         "'sm90a' or 90)")
+    return int(match.group(1))
+
+
+def _compiled_entry(fn, bound: dict[str, Any], compile_options: CUDAOptions,
+                    arch: int) -> tuple[dict[str, Any], dict[str, bytes], dict, str, dict]:
+    """(signature, cache entry, metadata, kernel name, stage texts) of one call."""
+    signature, constexprs, divisible = specialize(fn, bound)
+    name = fn.kernel_name(signature, constexprs, divisible)
+    entry = compiled_binary(fn, signature, constexprs, divisible, compile_options, arch, name)
+    metadata = json.loads(entry["metadata.json"])
+    asm = {stage: entry[f"kernel.{stage}"].decode() for stage in _TEXT_STAGES
+           if f"kernel.{stage}" in entry}
+    asm["cubin"] = entry["kernel.cubin"]
+    return signature, entry, metadata, metadata.get("name", name), asm
+
+
+def _compile_for_other_arch(fn, bound: dict[str, Any],
+                            options: dict[str, Any]) -> CompiledLaunch | None:
+    """A warmup's kernel, compiled but not loaded, when the `arch` option or
+    `knobs.runtime.override_arch` names an sm other than the device's; else None."""
+    if options.get("arch") is None and not knobs.runtime.override_arch:
+        return None
+    from tritonc.runtime.driver import get_driver
+
+    driver = get_driver()
+    driver.current_context()
+    capability = driver.device_attributes().compute_capability
+    arch = target_arch(capability, options.get("arch"))
+    if arch == capability[0] * 10 + capability[1]:
+        return None
+    compile_options = launch_options(options)
+    signature, _, metadata, name, asm = _compiled_entry(fn, bound, compile_options, arch)
+    return CompiledLaunch(None, list(signature), compile_options.num_warps, metadata, asm=asm,
+                          name=name)
 
 
 def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> CompiledLaunch:
@@ -223,14 +275,9 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     compile_options = launch_options(options)
     driver = get_driver()
     driver.current_context()
-    major, minor = driver.device_attributes().compute_capability
+    arch = target_arch(driver.device_attributes().compute_capability, options.get("arch"))
     num_warps = compile_options.num_warps
-    signature, constexprs, divisible = specialize(fn, bound)
-    name = fn.kernel_name(signature, constexprs, divisible)
-    entry = compiled_binary(fn, signature, constexprs, divisible, compile_options,
-                            major * 10 + minor, name)
-    metadata = json.loads(entry["metadata.json"])
-    name = metadata.get("name", name)
+    signature, entry, metadata, name, asm = _compiled_entry(fn, bound, compile_options, arch)
     module = driver.load_module(entry["kernel.cubin"], name)
     function = driver.get_function(module, name)
     shared = int(metadata.get("shared", 0))
@@ -238,9 +285,6 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
         driver.set_max_dynamic_shared(function, shared)
     launcher = driver.launcher(function, _flatten(tuple(signature.values())),
                                (32 * num_warps, 1, 1), shared)
-    asm = {stage: entry[f"kernel.{stage}"].decode() for stage in _TEXT_STAGES
-           if f"kernel.{stage}" in entry}
-    asm["cubin"] = entry["kernel.cubin"]
     return CompiledLaunch(launcher, list(signature), num_warps, metadata, asm=asm,
                           name=name)
 
@@ -303,6 +347,12 @@ def _check_devices(fn, bound: dict[str, Any]) -> None:
                              "on the CPU)")
 
 
+def code_knobs() -> tuple:
+    """The knobs that change the code a launch compiles, as part of its in-memory key."""
+    return (knobs.language.default_fp_fusion, knobs.runtime.override_arch,
+            tuple(sorted(knobs.nvidia.overrides().items())))
+
+
 def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
                   warmup: bool) -> Any:
     """Compile `fn` for this call's specialization (once) and launch it."""
@@ -316,11 +366,15 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
 
     key = (tuple(("c", type(v).__name__, repr(v)) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),
-           tuple(options.get(name) for name in COMPILE_OPTIONS))
+           tuple(options.get(name) for name in COMPILE_OPTIONS), options.get("arch"),
+           code_knobs())
     kernels = fn.__dict__.setdefault("_gpu_kernels", {})
     compiled = kernels.get(key)
     if compiled is None:
         _check_devices(fn, bound)
+        other = _compile_for_other_arch(fn, bound, options) if warmup else None
+        if other is not None:
+            return other  # compiled for another sm: nothing to load, launch or keep
         compiled = kernels[key] = _compile_and_load(fn, bound, options)
     if warmup:
         return compiled

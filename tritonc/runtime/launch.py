@@ -15,16 +15,19 @@ tuple, looks the key up in a dict of launch entries and calls the kernel's C lau
 (`c_launcher.py`). Everything else, like a missing or unknown argument, a tuple
 argument, the interpreter or a key seen for the first time, takes the generic path
 (`_generic_launch`), which binds through `JITFunction.bind` and compiles on a miss;
-a first-time key then gets its entry. `fn[grid]` returns a cached launch function for
+a first-time key then gets its entry; a change to a knob that changes the generated code
+(`tritonc.knobs`) empties every kernel's entries. `fn[grid]` returns a cached launch function for
 int grids and for closure-free grid functions (`JITFunction.__getitem__`).
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable
 from typing import Any
 
+from tritonc import knobs
 from tritonc.runtime import specialization
 
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "stream", "maxnreg", "enable_fp_fusion")
@@ -53,7 +56,7 @@ def normalize_grid(grid: Any, bound: dict[str, Any]) -> tuple[int, int, int]:
 
 
 # launch keywords the generated hot path leaves to the generic path
-GENERIC_LAUNCH_OPTIONS = ("launch_cooperative_grid",)
+GENERIC_LAUNCH_OPTIONS = ("launch_cooperative_grid", "arch")
 
 
 def split_options(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -88,6 +91,7 @@ def make_launch(fn, grid: Any, warmup: bool = False) -> Callable:
     make, defaults = factory
     fixed = _fixed_grid(grid)
     kernels = fn.__dict__.setdefault("_fast_kernels", {})
+    _FAST_TABLES.add(fn)
     launch = make(fn, kernels, grid, None if fixed else grid, *(fixed or (1, 1, 1)), *defaults)
     if fixed or (callable(grid) and getattr(grid, "__closure__", 1) is None):
         launchers = fn.__dict__.setdefault("_grid_launchers", {})
@@ -95,6 +99,19 @@ def make_launch(fn, grid: Any, warmup: bool = False) -> Callable:
             launchers.clear()
         launchers[grid] = launch
     return launch
+
+
+_FAST_TABLES: weakref.WeakSet = weakref.WeakSet()  # kernels whose hot path has entries
+
+
+def _forget_fast_entries() -> None:
+    """Drop every hot-path entry: a knob that changes the generated code changed, and the
+    entries' keys do not hold it (the generic path's keys do)."""
+    for fn in list(_FAST_TABLES):
+        fn.__dict__.get("_fast_kernels", {}).clear()
+
+
+knobs.on_code_change(_forget_fast_entries)
 
 
 def _fixed_grid(grid: Any) -> tuple[int, int, int] | None:

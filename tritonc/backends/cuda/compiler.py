@@ -35,6 +35,10 @@ class CUDABackend(Backend):
         }
 
     def hash(self) -> str:
+        from tritonc import knobs
+
+        tools = "".join(f":{name}={path}"
+                        for name, path in sorted(knobs.nvidia.overrides().items()))
         return (f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
-                + ("" if async_wgmma() else ":wgmma-wait-all"))
+                + ("" if async_wgmma() else ":wgmma-wait-all") + tools)
 

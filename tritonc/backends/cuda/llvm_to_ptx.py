@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING
 
 import llvmlite.binding as llvm
 
-from tritonc.backends.cuda import parse_arch, tools
+from tritonc import knobs
+from tritonc.backends.cuda import parse_arch
 from tritonc.backends.cuda.type_guard import check_llvm_types
 from tritonc.compiler import mlir_loader
 
@@ -178,7 +179,7 @@ def _target_machine(chip: str, ptx_version: int) -> llvm.TargetMachine:
 def _link_libdevice(module: llvm.ModuleRef) -> None:
     """Link libdevice into `module` if it calls an `__nv_*` function it does not define."""
     if any(f.is_declaration and f.name.startswith("__nv_") for f in module.functions):
-        with open(tools.find_libdevice(), "rb") as f:
+        with open(knobs.libdevice_path(), "rb") as f:
             module.link_in(llvm.parse_bitcode(f.read()))
 
 

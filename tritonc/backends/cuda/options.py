@@ -10,7 +10,9 @@ a bad value (`num_warps=3`) fails where it was given, with its name and the allo
                       sake, but a program always runs as one CTA (the results are those
                       of any num_ctas; thread-block clusters are not used)
     maxnreg           a cap on registers per thread passed to ptxas, or None
-    enable_fp_fusion  contract a*b+c into fused multiply-adds, as Triton does (True)
+    enable_fp_fusion  contract a*b+c into fused multiply-adds, as Triton does (the
+                      default is `knobs.language.default_fp_fusion`, read when the
+                      options are made: True unless changed)
     threads_per_warp  32 on every NVIDIA GPU
 """
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 THREADS_PER_WARP = 32
@@ -47,6 +49,14 @@ class NumWarpsError(ValueError, AssertionError):
     is, and an AssertionError too: the error Triton raises for it."""
 
 
+def default_fp_fusion() -> bool:
+    """`enable_fp_fusion` when a compilation does not give it:
+    `knobs.language.default_fp_fusion`."""
+    from tritonc import knobs
+
+    return knobs.language.default_fp_fusion
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -59,7 +69,7 @@ class CUDAOptions:
     num_stages: int = 3
     num_ctas: int = 1
     maxnreg: int | None = None
-    enable_fp_fusion: bool = True
+    enable_fp_fusion: bool = field(default_factory=default_fp_fusion)
     threads_per_warp: int = THREADS_PER_WARP
 
     def __post_init__(self) -> None:

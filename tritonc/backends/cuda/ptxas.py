@@ -25,7 +25,8 @@ import shutil
 import subprocess
 import tempfile
 
-from tritonc.backends.cuda import parse_arch, tools
+from tritonc import knobs
+from tritonc.backends.cuda import parse_arch
 
 
 class PtxasError(RuntimeError):
@@ -87,7 +88,7 @@ def compile_ptx(ptx: str, arch: int | str, kernel_name: str,
     """(cubin, resource usage of `kernel_name`) from `ptxas -arch=sm_<arch> -v -O3`, with at
     most `maxnreg` registers per thread when given."""
     number, suffix = parse_arch(arch)
-    ptxas = tools.find_ptxas()
+    ptxas = knobs.ptxas_path()
     workdir = tempfile.mkdtemp(prefix="tritonc-ptxas-")
     stem = os.path.join(workdir, _file_stem(kernel_name))
     with open(f"{stem}.ptx", "w") as f:
