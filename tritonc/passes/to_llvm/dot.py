@@ -81,7 +81,7 @@ def _mma(ctx: LoweringContext, op) -> list:
         staged_a, staged_b = None, _in_shared_memory(ctx, [b])[0]
     else:
         staged_a, staged_b = _in_shared_memory(ctx, [a, b])
-    i32, f32 = ctx.i32_type(), ir.F32Type.get()
+    i32 = ctx.i32_type()
     wm, _ = layout.warps_per_cta
     bm, bn = layout.warp_block((m_dim, n_dim))
     log_wm = wm.bit_length() - 1
@@ -166,7 +166,6 @@ def _mma(ctx: LoweringContext, op) -> list:
     n_tiles = bn // 8
     asm = (f"mma.sync.aligned.m16n8k16.row.col.f32.{kind}.{kind}.f32 "
            "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
-    struct = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
     for kk in range(k_dim // 16):
         a_frags = [a_fragment(i, kk) for i in range(bm // 16)]
         b_frags = []
@@ -175,15 +174,22 @@ def _mma(ctx: LoweringContext, op) -> list:
             b_frags += [regs[:2], regs[2:]]
         for i, a_frag in enumerate(a_frags):
             for j, b_frag in enumerate(b_frags):
-                base = (i * n_tiles + j) * 4
-                out = ctx.value("llvm.inline_asm", [*a_frag, *b_frag, *accs[base:base + 4]],
-                                struct, {"asm_string": ir.StringAttr.get(asm),
-                                         "constraints": ir.StringAttr.get(
-                                             "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f")})
-                for q in range(4):
-                    accs[base + q] = ctx.value("llvm.extractvalue", [out], f32,
-                                               {"position": ir.DenseI64ArrayAttr.get([q])})
+                _mma_tile(ctx, asm, a_frag, b_frag, accs, (i * n_tiles + j) * 4)
     return [accs]
+
+
+def _mma_tile(ctx: LoweringContext, asm: str, a_frag: list, b_frag: list, accs: list,
+              base: int) -> None:
+    """One mma.sync (`asm`) of a 16 x 8 tile: accumulator registers base .. base + 3 of
+    `accs` replaced by its results."""
+    f32 = ir.F32Type.get()
+    struct = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
+    out = ctx.value("llvm.inline_asm", [*a_frag, *b_frag, *accs[base:base + 4]], struct, {
+        "asm_string": ir.StringAttr.get(asm),
+        "constraints": ir.StringAttr.get("=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f")})
+    for q in range(4):
+        accs[base + q] = ctx.value("llvm.extractvalue", [out], f32,
+                                   {"position": ir.DenseI64ArrayAttr.get([q])})
 
 
 def _tf32(ctx: LoweringContext, value):
@@ -203,7 +209,6 @@ def _mma_tf32(ctx: LoweringContext, accs: list, staged_a, staged_b, warp_row, wa
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
     t = ctx.binop("arith.andi", ctx.lane, ctx.i32(3))
-    f32 = ir.F32Type.get()
 
     def at(base, offset: int):
         return ctx.binop("arith.addi", base, ctx.i32(offset)) if offset else base
@@ -213,7 +218,6 @@ def _mma_tf32(ctx: LoweringContext, accs: list, staged_a, staged_b, warp_row, wa
     cols = [at(ctx.binop("arith.addi", warp_col, group), 8 * j) for j in range(bn // 8)]
     asm = ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
            "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
-    struct = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
     n_tiles = bn // 8
     for kk in range(k_dim // 8):
         ks = [at(t, 8 * kk), at(t, 8 * kk + 4)]
@@ -222,14 +226,7 @@ def _mma_tf32(ctx: LoweringContext, accs: list, staged_a, staged_b, warp_row, wa
             top, bottom = rows[2 * i], rows[2 * i + 1]
             a_frag = [_tf32(ctx, staged_a.load(ctx, [r, k])) for k in ks for r in (top, bottom)]
             for j, b_frag in enumerate(b_frags):
-                base = (i * n_tiles + j) * 4
-                out = ctx.value("llvm.inline_asm", [*a_frag, *b_frag, *accs[base:base + 4]],
-                                struct, {"asm_string": ir.StringAttr.get(asm),
-                                         "constraints": ir.StringAttr.get(
-                                             "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f")})
-                for q in range(4):
-                    accs[base + q] = ctx.value("llvm.extractvalue", [out], f32,
-                                               {"position": ir.DenseI64ArrayAttr.get([q])})
+                _mma_tile(ctx, asm, a_frag, b_frag, accs, (i * n_tiles + j) * 4)
     return accs
 
 
