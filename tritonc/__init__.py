@@ -23,7 +23,14 @@ def next_power_of_2(n: int) -> int:
 
 
 def compile(*args, **kwargs):
-    """Compile a @jit function for one specialization (see `tritonc.compiler.compiler`)."""
+    """Compile a @jit function for one specialization (see `tritonc.compiler.compiler`),
+    or, as `triton.compile` does, an `ASTSource` for a target (`inductor/compile.py`)."""
+    from tritonc.inductor.compile import ASTSource
+
+    if (args and isinstance(args[0], ASTSource)) or isinstance(kwargs.get("src"), ASTSource):
+        from tritonc.inductor.compile import compile as compile_source
+
+        return compile_source(*args, **kwargs)
     from tritonc.compiler.compiler import compile as _compile
 
     return _compile(*args, **kwargs)

@@ -21,6 +21,7 @@ class CompilationError(TritonError):
         self.source_line = ""
         lines = src.splitlines()
         local = self.lineno - line_offset - 1
+        self.local_line = local + 1
         if node is not None and 0 <= local < len(lines):
             self.source_line = lines[local]
         super().__init__(self._format())
@@ -35,6 +36,8 @@ class CompilationError(TritonError):
         inside = f" in {self.kernel}" if self.kernel else ""
         text = f"{where}{inside}: {self.message}"
         if self.source_line:
+            # the position within the kernel's source as Triton gives it (the def is line 1)
+            text += f"\nat {self.local_line}:{self.col_offset}:"
             text += f"\n{self.source_line}\n{' ' * self.col_offset}^"
         return text
 

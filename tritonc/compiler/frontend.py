@@ -144,7 +144,11 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
         value = rebuild_value(spec.signature[name], values, semantic)
         scope[name] = const_argument(value) if name in const_names else value
     generator = CodeGenerator(fn, semantic, scope)
-    generator.visit(fn.parse())
+    try:
+        generator.visit(fn.parse())
+    except CompilationError as e:
+        # the error names the kernel's line: the compiler's own frames add nothing to it
+        raise e.with_traceback(None) from e.__cause__
     if generator.ret_value is not None:
         raise generator.error(generator.return_node, "a kernel cannot return a value; store "
                               "its results through pointer arguments")

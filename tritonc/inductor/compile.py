@@ -183,6 +183,14 @@ def _compile_cuda(src: ASTSource, arch: int, options: Any) -> tuple[str, dict, d
     return key, asm, json.loads(entry["metadata.json"])
 
 
+def _check_legal(src: ASTSource) -> None:
+    """Raise the compiler's `CompilationError` for a kernel its front end rejects."""
+    from tritonc.compiler.frontend import Specialization, make_ttir
+
+    make_ttir(src.fn, Specialization(src.runtime_signature(), dict(src.constants),
+                                     frozenset(src.divisible_by_16())))
+
+
 def compile(src: ASTSource, target: GPUTarget | None = None,
             options: Mapping[str, Any] | None = None) -> CompiledKernel:
     """Compile `src` for `target` (the active driver's target by default)."""
@@ -193,7 +201,8 @@ def compile(src: ASTSource, target: GPUTarget | None = None,
     target = GPUTarget(*target)
     backend = make_backend(target)
     opts = backend.parse_options(dict(options or {}))
-    if target.backend == "cpu":
+    if target.backend == "cpu":  # run in the interpreter; the front end still judges it
+        _check_legal(src)
         return CompiledKernel(src, target, opts, src.hash(), {}, {})
     kernel_hash, asm, meta = _compile_cuda(src, _target_arch(target), opts)
     return CompiledKernel(src, target, opts, kernel_hash, asm, meta)
