@@ -378,9 +378,9 @@ def debug_ops(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 DEBUG = kernel(
     debug_ops, F32, {"BLOCK": BLOCK},
     """
-    CHECK: "tt.print"({{.*}}) {hex = false, is_signed = array<i32: 0>, {{.*}}prefix = "block 64 x="}
-    CHECK: "tt.print"({{.*}}) {hex = true, is_signed = array<i32: 1>, {{.*}}prefix = "pid"}
-    CHECK: "tt.print"({{.*}}) {{{.*}}prefix = "offs"}
+    CHECK: "tt.print"({{.*}}) {hex = false, is_signed = array<i32: 0>, {{.*}}prefix = " block 64 x=: "}
+    CHECK: "tt.print"({{.*}}) {hex = true, is_signed = array<i32: 1>, {{.*}}prefix = " pid: "}
+    CHECK: "tt.print"({{.*}}) {{{.*}}prefix = " offs: "}
     CHECK: "tt.assert"({{.*}}) {message = "NaN in a block of 64"}
     CHECK: "tt.assert"({{.*}}) {message = "{{.*}}control.py:{{[0-9]+}}: debug_ops: Assertion `pid >= 0` failed: negative pid with BLOCK=64"}
     CHECK-NOT: "tt.assert"

@@ -149,13 +149,16 @@ def test_print_like_device_print(capsys):
     b.create("tt.print", [np.array(-1, np.int32), np.array(0.5, np.float32)], [],
              {"prefix": " pair: ", "hex": False, "is_signed": [0, 1]})
     b.create("tt.print", [np.array([255], np.int32)], [], {"prefix": " h: ", "hex": True})
+    b.create("tt.print", [np.arange(11, dtype=np.int32) * 3], [],
+             {"prefix": ": ", "hex": False, "is_signed": [1]})
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
         "pid (1, 0, 2) idx (0, 0) x: 1",
         "pid (1, 0, 2) idx (0, 1) x: 2",
-        "pid (1, 0, 2) pair: (operand 0) 4294967295",
-        "pid (1, 0, 2) pair: (operand 1) 0.500000",
+        "pid (1, 0, 2) idx () pair: (operand 0) 4294967295",
+        "pid (1, 0, 2) idx () pair: (operand 1) 0.500000",
         "pid (1, 0, 2) idx (0) h: 0x000000ff",
+        *(f"pid (1, 0, 2) idx ({i:2}): {3 * i}" for i in range(11)),  # padded to "10"
     ]
 
 

@@ -691,9 +691,6 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         values = list(args)
         if values and isinstance(_unwrap(values[0]), str):
             prefix = _unwrap(values.pop(0))
-        if not any(isinstance(v, tensor) for v in values):
-            print(prefix, *(_unwrap(v) for v in values))
-            return
         self.semantic.device_print(prefix, [_unwrap(v) for v in values], False)
 
     @staticmethod

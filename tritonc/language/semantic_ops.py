@@ -322,6 +322,14 @@ class ComputeRules(ShapeRules):
 
     # -- debugging and hints ---------------------------------------------------------
     def device_print(self, prefix: str, args: Sequence, hex: bool) -> None:
+        """`tt.print` of `args` after `prefix`, shaped as Triton shapes it: with values, it
+        ends in ": " (a trailing space or colon is completed); a prefix of more than two
+        characters starts with a space (`"x:"` prints as `... x: 5`)."""
+        if args:
+            prefix = prefix if prefix.endswith(" ") else prefix + " "
+            prefix = prefix if prefix.endswith(": ") else prefix[:-1] + ": "
+        if len(prefix) > 2 and not prefix.startswith(" "):
+            prefix = " " + prefix
         xs = [self.to_tensor(a) for a in args]
         signed = [int(x.dtype.is_int_signed()) for x in xs]
         self.builder.create("tt.print", [x.handle for x in xs], [],

@@ -1,9 +1,10 @@
 """Rules for debugging and hints: `tt.print`, `tt.assert`, `tt.assume`, `tt.barrier`.
 
 `tt.print` writes one line per element, as the GPU's device_print does:
-`pid (x, y, z) idx (i, j)<prefix>(operand k) <value>`; the semantic layer has already
-shaped the prefix (a leading space, a trailing ": "). "(operand k) " appears only when
-several values are printed, "idx (...)" only for tensors.
+`pid (x, y, z) idx (  i,  j)<prefix>(operand k) <value>`, each index padded to the digits
+of its dimension (`idx ()` for a scalar); the semantic layer has already shaped the
+prefix (a leading space, a trailing ": "). "(operand k) " appears only when several
+values are printed.
 """
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ def print_(ctx: OpContext, *args: Array) -> None:
     for k, arg in enumerate(args):
         values, fmt = _formatter(np.asarray(arg), bool(ctx.attr("hex")), bool(signed[k]))
         operand = f"(operand {k}) " if len(args) > 1 else ""
+        widths = [len(str(d - 1)) for d in values.shape]
         for index in np.ndindex(values.shape):
-            where = f" idx ({', '.join(map(str, index))})" if index else ""
-            lines.append(f"{pid}{where}{prefix}{operand}{fmt(values[index])}")
+            where = ", ".join(f"{i:{w}}" for i, w in zip(index, widths, strict=True))
+            lines.append(f"{pid} idx ({where}){prefix}{operand}{fmt(values[index])}")
     print("\n".join(lines), file=out)
 
 

@@ -1,8 +1,10 @@
 """Lowering of device printing and assertions (CUDA's `vprintf` and `__assertfail`), and of
 `tt.elementwise_inline_asm`.
 
-`tt.print` prints one line per element held by this thread (only one copy of each
-element when the layout holds several): `pid (x, y, z) idx (i) <prefix> <values>`.
+`tt.print` prints one line per element held by this thread and operand (only one copy
+of each element when the layout holds several), as Triton formats them:
+`pid (x, y, z) idx (  i,  j)<prefix>[(operand k) ]<value>`, the indices padded to the
+digits of their dimension, `idx ()` for scalars, hex values zero-padded to their width.
 `tt.assert` calls `__assertfail` with the message where the condition is false, which
 stops the kernel; the launch then fails with CUDA_ERROR_ASSERT.
 """
@@ -35,12 +37,13 @@ def _printable(ctx: LoweringContext, value, signed: bool, hex_: bool) -> tuple[s
         return "%p", value
     if isinstance(ty, ir.IntegerType):
         width = ir.IntegerType(ty).width
+        digits = f"0x%0{max(1, width // 4)}"
         if width == 64:
-            return ("%llx" if hex_ else "%lld" if signed else "%llu"), value
+            return (digits + "llx" if hex_ else "%lld" if signed else "%llu"), value
         if width < 32:
-            value = ctx.value("arith.extsi" if signed and width > 1 else "arith.extui", [value],
-                              i32)
-        return ("%x" if hex_ else "%d" if signed else "%u"), value
+            extend = "arith.extsi" if signed and width > 1 and not hex_ else "arith.extui"
+            value = ctx.value(extend, [value], i32)
+        return (digits + "x" if hex_ else "%d" if signed else "%u"), value
     f64 = ir.F64Type.get()
     if ty != f64:
         value = ctx.value("arith.extf", [value], f64)
@@ -94,27 +97,24 @@ def lower_print(ctx: LoweringContext, op) -> list:
     operands = list(op.operands)
     pids = _program_ids(ctx)
     if not operands:
-        _vprintf(ctx, f"pid (%u, %u, %u) {prefix}\n", pids)
+        _vprintf(ctx, f"pid (%u, %u, %u){prefix}\n", pids)
         return []
     tensor = next((v for v in operands if ctx.is_tensor(v.type)), None)
     n = ctx.num_registers(tensor.type) if tensor is not None else 1
     owners = ctx.owner_predicates(tensor.type) if tensor is not None else None
     coords = ctx.coordinates(tensor.type) if tensor is not None else [[]]
     shape = ctx.shape(tensor.type) if tensor is not None else ()
+    # each index padded to the digits of its dimension's last one: `idx ( 7, 100)`
+    idx = " idx (" + ", ".join(f"%{len(str(d - 1))}u" for d in shape) + ")"
     for i in range(n):
         def body(i=i):
-            parts, values = [], list(pids)
             for k, v in enumerate(operands):
                 regs = ctx.get(v)
                 conv, wide = _printable(ctx, regs[i] if len(regs) > 1 else regs[0],
                                         bool(signed[k]) if k < len(signed) else True, hex_)
-                parts.append(conv)
-                values.append(wide)
-            idx = ""
-            if tensor is not None:
-                idx = " idx (%u)"
-                values.insert(3, ctx.linear_index(coords[i], shape))
-            _vprintf(ctx, f"pid (%u, %u, %u){idx} {prefix} {' '.join(parts)}\n", values)
+                operand = f"(operand {k}) " if len(operands) > 1 else ""
+                _vprintf(ctx, f"pid (%u, %u, %u){idx}{prefix}{operand}{conv}\n",
+                         [*pids, *coords[i], wide])
 
         _when(ctx, owners[i] if owners else None, body)
     return []
