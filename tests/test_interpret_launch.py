@@ -112,3 +112,25 @@ def test_environment_variable_selects_interpreter(monkeypatch):
     out = torch.zeros(8, dtype=torch.int32)
     fill[(1,)](out, 7)
     assert out.tolist() == [7] * 8
+
+
+@triton.jit(interpret=True)
+def _stores_through_const(src: tl.const, dst: tl.const, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(dst + offs, tl.load(src + offs))
+
+
+@triton.jit(interpret=True)
+def _copies(src, dst, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(dst + offs, tl.load(src + offs))
+
+
+def test_warmup_in_the_interpreter_judges_the_kernel_and_runs_nothing():
+    """A warmup compiles nothing to run, but an illegal kernel is still reported, as a
+    compiled warmup reports it; a legal one's outputs stay untouched."""
+    src, dst = torch.randn(64), torch.full((64,), 7.0)
+    with pytest.raises(triton.CompilationError, match="Cannot store to a constant pointer"):
+        _stores_through_const.warmup(src, dst, BLOCK=64, grid=(1,))
+    assert _copies.warmup(src, dst, BLOCK=64, grid=(1,)) is None
+    assert torch.equal(dst, torch.full((64,), 7.0))

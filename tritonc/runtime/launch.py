@@ -72,7 +72,10 @@ def _generic_launch(fn, grid: Any, warmup: bool, args: tuple, kwargs: dict[str, 
     if interpret_requested(fn):
         from tritonc.backends.interpreter.launch import interpret
 
-        if warmup:
+        if warmup:  # nothing to compile: the front end still judges the kernel
+            from tritonc.compiler.legality import check_interpreted_launch
+
+            check_interpreted_launch(fn, bound)
             return None
         return interpret(fn, normalize_grid(grid, bound), bound)
     from tritonc.runtime.gpu_launch import launch_on_gpu
