@@ -26,10 +26,9 @@ def compile(*args, **kwargs):
     """Compile a @jit function for one specialization (see `tritonc.compiler.compiler`),
     or, as `triton.compile` does, an `ASTSource` for a target (`inductor/compile.py`)."""
     from tritonc.inductor.compile import ASTSource
+    from tritonc.inductor.compile import compile as compile_source
 
     if (args and isinstance(args[0], ASTSource)) or isinstance(kwargs.get("src"), ASTSource):
-        from tritonc.inductor.compile import compile as compile_source
-
         return compile_source(*args, **kwargs)
     from tritonc.compiler.compiler import compile as _compile
 

@@ -24,6 +24,7 @@ it is defined.
 
 from __future__ import annotations
 
+from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 MMA_OPERANDS = ("f16", "bf16")
@@ -36,18 +37,6 @@ def _tensor(ir, ty):
 def _with_encoding(ir, ty, text: str):
     t = _tensor(ir, ty)
     return ir.RankedTensorType.get(t.shape, t.element_type, ir.Attribute.parse(text))
-
-
-def _dots(module) -> list:
-    found = []
-
-    def visit(op):
-        if op.name == "tt.dot":
-            found.append(op)
-        return __import__("mlir.ir", fromlist=["WalkResult"]).WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 def _tf32(ir, op) -> bool:
@@ -134,7 +123,7 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        for dot in _dots(module):
+        for dot in ops_named(module, "tt.dot"):
             layout = _eligible(ir, dot, num_warps, arch)
             if layout is None:
                 continue

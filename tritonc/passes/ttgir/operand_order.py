@@ -28,23 +28,12 @@ leaves the load as it was. Option: `num_warps`.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.axis_along import AxisAlong
+from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 
 _BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 _SAME_SHAPE = ("arith.", "tt.addptr")
 _SOURCES = ("tt.splat", "tt.broadcast", "arith.constant", "tt.make_range")
-
-
-def _walk(ir, module, name: str) -> list:
-    found = []
-
-    def visit(op):
-        if op.name == name:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 def _dot_operand_only(value) -> bool:
@@ -180,12 +169,12 @@ def order_dot_operands(module, num_warps: int) -> None:
 
     with module.context, ir.Location.unknown():
         along = AxisAlong()
-        for load in _walk(ir, module, "tt.load"):
+        for load in ops_named(module, "tt.load"):
             if "!tt.ptr<tensor<" in str(load.operands[0].type):
                 continue
             if isinstance(load.results[0].type, ir.RankedTensorType) and \
                     _dot_operand_only(load.results[0]):
                 _order_load(ir, load, num_warps, along)
-        for trans in _walk(ir, module, "tt.trans"):
+        for trans in ops_named(module, "tt.trans"):
             if _dot_operand_only(trans.results[0]):
                 _transposed(ir, trans)

@@ -21,6 +21,7 @@ a `tt.dot` are left to propagate-mma.
 
 from __future__ import annotations
 
+from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, SliceLayout, parse_layout
 from tritonc.passes.ttgir.propagate_mma import _is_elementwise, _remade, apply_growth
 
@@ -35,7 +36,7 @@ def _slice_reductions(ir, module) -> None:
     gets a convert back. Applied only where the values reach a broadcast (a statistic
     stored without meeting its rows gains nothing)."""
     want: dict = {}
-    for op in _ops_named(ir, module, "tt.reduce"):
+    for op in ops_named(module, "tt.reduce"):
         src = ir.RankedTensorType(op.operands[0].type)
         axis = ir.IntegerAttr(op.attributes["axis"]).value
         uses = [u.owner for r in op.results for u in r.uses]
@@ -49,19 +50,6 @@ def _slice_reductions(ir, module) -> None:
             want.update(grown)  # worth it only where the statistic meets its rows
     apply_growth(ir, module, want)
     _broadcast_in_place(ir, module)
-
-
-def _ops_named(ir, module, name: str) -> list:
-    """The ops of `module` called `name`, in walk order."""
-    found = []
-
-    def visit(op):
-        if op.name == name:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 def _grow_slice(ir, seeds: dict) -> dict:
@@ -146,7 +134,7 @@ def _slice_expanded_loads(ir, module) -> None:
     that layout."""
     want: dict = {}
     loads_of: dict = {}
-    for op in _ops_named(ir, module, "tt.expand_dims"):
+    for op in ops_named(module, "tt.expand_dims"):
         parent = parse_layout(str(ir.RankedTensorType(op.results[0].type).encoding))
         source = op.operands[0]
         if not isinstance(parent, BlockedLayout) or not isinstance(
@@ -202,7 +190,7 @@ def _broadcast_sources(ir, module) -> None:
     registers instead of moving its operand through shared memory. A chain is taken when
     every value on it is used only on the chains taken."""
     chains, want = [], {}
-    for op in _ops_named(ir, module, "tt.broadcast"):
+    for op in ops_named(module, "tt.broadcast"):
         text = str(ir.RankedTensorType(op.results[0].type).encoding)
         source = op.operands[0]
         if not isinstance(parse_layout(text), BlockedLayout) or \
@@ -249,7 +237,7 @@ def slice_layouts(module) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        if _ops_named(ir, module, "tt.dot"):
+        if ops_named(module, "tt.dot"):
             return
         _broadcast_sources(ir, module)
         _slice_reductions(ir, module)
