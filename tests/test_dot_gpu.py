@@ -44,15 +44,16 @@ def relative_error(got, want) -> float:
     return ((got.double() - want).norm() / want.norm()).item()
 
 
-CASES = [  # (dtype, input precision, tolerance)
-    ("float16", "ieee", 1e-3), ("bfloat16", "ieee", 8e-3), ("float32", "tf32", 2e-3),
-    ("float32", "ieee", 1e-6), ("int8", "ieee", 0.0)]
+CASES = [  # (dtype, input precision, tolerance, accumulator)
+    ("float16", "ieee", 1e-3, "float32"), ("bfloat16", "ieee", 8e-3, "float32"),
+    ("float32", "tf32", 2e-3, "float32"), ("float32", "ieee", 1e-6, "float32"),
+    ("int8", "ieee", 0.0, "int32"), ("float16", "ieee", 1e-2, "float16")]
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype, precision, tol", CASES)
+@pytest.mark.parametrize("dtype, precision, tol, acc", CASES)
 @pytest.mark.parametrize("transposed", [False, True])
-def test_matmul_with_masks(dtype, precision, tol, transposed):
+def test_matmul_with_masks(dtype, precision, tol, acc, transposed):
     import torch
 
     torch.manual_seed(0)
@@ -65,7 +66,8 @@ def test_matmul_with_masks(dtype, precision, tol, transposed):
     else:
         a = torch.randn(m, k, device="cuda").to(kind)
         b = torch.randn(k, n, device="cuda").to(kind)
-        out_dtype, c = tl.float32, torch.full((m, n), float("nan"), device="cuda")
+        out_dtype = getattr(tl, acc)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=getattr(torch, acc))
     if transposed:  # operands read through transposed strides
         a = a.t().contiguous().t()
         b = b.t().contiguous().t()
@@ -147,3 +149,43 @@ def test_flash_attention_forward(causal, head_dim, warps):
         scores = scores.masked_fill(~keep, float("-inf"))
     want = torch.softmax(scores, dim=-1) @ v.double()
     assert relative_error(out, want) < 5e-3
+
+
+@triton.jit
+def chained(x_ptr, y_ptr, w_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+            OUT: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(x_ptr + rm[:, None] * K + rk[None, :])
+    y = tl.load(y_ptr + rk[:, None] * N + rn[None, :])
+    w = tl.load(w_ptr + rn[:, None] * N + rn[None, :])
+    z = tl.dot(x, y, out_dtype=OUT)
+    z = tl.dot(z.to(w.dtype), w, out_dtype=OUT)
+    tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype, acc", [("float16", "float16"), ("int8", "int32")])
+@pytest.mark.parametrize("m, n, k, warps", [(64, 64, 64, 4), (128, 32, 32, 4),
+                                            (32, 128, 64, 2), (128, 256, 32, 8)])
+def test_chained_dots_with_tensor_core_accumulators(dtype, acc, m, n, k, warps):
+    """fp16 accumulators and int8 operands (mma.sync into fp16 / int32): a dot whose
+    result, cast back, is the A operand of a second dot."""
+    import torch
+
+    torch.manual_seed(3)
+    if dtype == "int8":
+        x, y = (torch.randint(-3, 4, s, device="cuda", dtype=torch.int8) for s in ((m, k), (k, n)))
+        w = torch.randint(-1, 2, (n, n), device="cuda", dtype=torch.int8)
+        z = torch.full((m, n), -7, device="cuda", dtype=torch.int32)
+    else:
+        x, y, w = (torch.randn(s, device="cuda").to(torch.float16) * 0.3
+                   for s in ((m, k), (k, n), (n, n)))
+        z = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    chained[(1,)](x, y, w, z, M=m, N=n, K=k, OUT=getattr(tl, acc), num_warps=warps)
+    first = x.double() @ y.double()
+    if dtype == "int8":  # the int32 products cast to int8 wrap
+        want = first.long().to(torch.int8).double() @ w.double()
+        assert torch.equal(z.long().cpu(), want.long().cpu())
+    else:
+        want = first.half().double() @ w.double()
+        assert relative_error(z, want) < 1e-2

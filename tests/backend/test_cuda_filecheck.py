@@ -224,6 +224,32 @@ def test_tf32_dot_uses_tensor_cores(arch, tmp_path):
 
 
 @tritonc.jit
+def _dot_out(X, Y, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, OUT: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(X + rm[:, None] * K + rk[None, :])
+    y = tl.load(Y + rk[:, None] * N + rn[None, :])
+    tl.store(Z + rm[:, None] * N + rn[None, :], tl.dot(x, y, out_dtype=OUT))
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("operand, out, mma, k_step", [
+    ("fp16", "fp16", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 16),
+    ("i8", "i32", "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32)])
+def test_fp16_and_int8_accumulators_use_tensor_cores(arch, operand, out, mma, k_step):
+    """An fp16 accumulator (`out_dtype=tl.float16`) and int8 operands into int32 run on
+    mma.sync (on sm_90 too: wgmma takes fp32 accumulators only), never on multiply-adds."""
+    sig = {"X": f"*{operand}", "Y": f"*{operand}", "Z": f"*{out}"}
+    out_dtype = tl.float16 if out == "fp16" else tl.int32
+    k = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": out_dtype},
+                        target=f"cuda:{arch}", divisible_by_16=set(sig))
+    ptx = k.asm["ptx"]
+    # 4 warps, each 16 rows x 64 columns: 8 tiles per step of K
+    assert ptx.count(mma) == 8 * (64 // k_step)
+    assert "fma.rn" not in ptx and "wgmma" not in ptx
+    assert k.metadata["ptxas"]["spill_stores"] == 0
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

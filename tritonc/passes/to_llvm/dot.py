@@ -8,8 +8,10 @@ shared memory (a pipelined ring buffer, else staged there), and each warp then f
 K. Fragments (lane = 4 * group + t): A holds rows group and group + 8, columns 2t,
 2t + 1, 2t + 8, 2t + 9 of its 16 x 16 slice (pairs of halves, one 32-bit register
 each); B holds rows 2t, 2t + 1, 2t + 8, 2t + 9 of column group; the accumulator is the
-mma layout itself. fp32 operands with `input_precision="tf32"` take
-`mma.sync.aligned.m16n8k8` on tf32 instead, read from their staged copies (`_mma_tf32`).
+mma layout itself (fp32, or fp16 pairs in one register each for an fp16 accumulator).
+fp32 operands with `input_precision="tf32"` take `mma.sync.aligned.m16n8k8` on tf32
+instead, int8 ones `m16n8k32` into int32, read from their staged copies
+(`_mma_elementwise`).
 
 **Fused multiply-adds.** Every other dot.
 
@@ -25,6 +27,9 @@ core path (mma.sync) takes the shapes and types it supports.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
@@ -90,9 +95,9 @@ def _mma(ctx: LoweringContext, op) -> list:
     warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(bm))
     warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
 
-    if kind == "f32":
-        return [_mma_tf32(ctx, list(ctx.get(c)), staged_a, staged_b, warp_row, warp_col,
-                          (bm, bn, k_dim))]
+    if kind in _ELEMENTWISE:
+        return [_mma_elementwise(ctx, _ELEMENTWISE[kind], list(ctx.get(c)), staged_a,
+                                 staged_b, warp_row, warp_col, (bm, bn, k_dim))]
 
     lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
     lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
@@ -164,8 +169,9 @@ def _mma(ctx: LoweringContext, op) -> list:
 
     accs = list(ctx.get(c))
     n_tiles = bn // 8
-    asm = (f"mma.sync.aligned.m16n8k16.row.col.f32.{kind}.{kind}.f32 "
-           "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
+    acc = str(ctx.element_type(c.type))
+    asm = _mma_asm(f"mma.sync.aligned.m16n8k16.row.col.{acc}.{kind}.{kind}.{acc}",
+                   2 if acc == "f16" else 4, 4, 2)
     for kk in range(k_dim // 16):
         a_frags = [a_fragment(i, kk) for i in range(bm // 16)]
         b_frags = []
@@ -178,53 +184,120 @@ def _mma(ctx: LoweringContext, op) -> list:
     return [accs]
 
 
+def _mma_asm(opcode: str, d: int, a: int, b: int) -> str:
+    """`opcode {d regs}, {a regs}, {b regs}, {c regs}` with operands numbered in order."""
+    groups, first = [], 0
+    for count in (d, a, b, d):
+        groups.append("{" + ", ".join(f"${first + i}" for i in range(count)) + "}")
+        first += count
+    return f"{opcode} {', '.join(groups)};"
+
+
 def _mma_tile(ctx: LoweringContext, asm: str, a_frag: list, b_frag: list, accs: list,
               base: int) -> None:
     """One mma.sync (`asm`) of a 16 x 8 tile: accumulator registers base .. base + 3 of
-    `accs` replaced by its results."""
-    f32 = ir.F32Type.get()
-    struct = ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>")
-    out = ctx.value("llvm.inline_asm", [*a_frag, *b_frag, *accs[base:base + 4]], struct, {
+    `accs` (f32, i32, or f16 going in and out as two f16 pairs) replaced by its results."""
+    acc_ty = accs[base].type
+    c = accs[base:base + 4]
+    if str(acc_ty) == "f16":
+        c = [_pack_pair(ctx, c[0], c[1]), _pack_pair(ctx, c[2], c[3])]
+    word = "f" if str(acc_ty) == "f32" else "r"
+    out_ty = c[0].type
+    struct = ir.Type.parse(f"!llvm.struct<({', '.join([str(out_ty)] * len(c))})>")
+    constraints = [f"={word}"] * len(c) + ["r"] * (len(a_frag) + len(b_frag)) + [word] * len(c)
+    out = ctx.value("llvm.inline_asm", [*a_frag, *b_frag, *c], struct, {
         "asm_string": ir.StringAttr.get(asm),
-        "constraints": ir.StringAttr.get("=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f")})
-    for q in range(4):
-        accs[base + q] = ctx.value("llvm.extractvalue", [out], f32,
-                                   {"position": ir.DenseI64ArrayAttr.get([q])})
+        "constraints": ir.StringAttr.get(",".join(constraints))})
+    d = [ctx.value("llvm.extractvalue", [out], out_ty, {"position": ir.DenseI64ArrayAttr.get([q])})
+         for q in range(len(c))]
+    if str(acc_ty) == "f16":
+        d = [h for word in d for h in _unpack_pair(ctx, word, acc_ty)]
+    accs[base:base + 4] = d
 
 
-def _tf32(ctx: LoweringContext, value):
+def _pack_pair(ctx: LoweringContext, low, high):
+    pair = ir.VectorType.get([2], low.type)
+    packed = ctx.value("llvm.mlir.poison", [], pair)
+    for i, v in enumerate((low, high)):
+        packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], pair)
+    return ctx.value("llvm.bitcast", [packed], ctx.i32_type())
+
+
+def _unpack_pair(ctx: LoweringContext, word, elt_ty) -> list:
+    pair = ctx.value("llvm.bitcast", [word], ir.VectorType.get([2], elt_ty))
+    return [ctx.value("llvm.extractelement", [pair, ctx.i32(i)], elt_ty) for i in range(2)]
+
+
+def _tf32(ctx: LoweringContext, values: list):
     """An f32 rounded to tf32 (to nearest, ties away), in the 32-bit register mma takes."""
-    return ctx.value("llvm.inline_asm", [value], ctx.i32_type(), {
+    return ctx.value("llvm.inline_asm", values, ctx.i32_type(), {
         "asm_string": ir.StringAttr.get("cvt.rna.tf32.f32 $0, $1;"),
         "constraints": ir.StringAttr.get("=r,f")})
 
 
-def _mma_tf32(ctx: LoweringContext, accs: list, staged_a, staged_b, warp_row, warp_col,
-              block: tuple) -> list:
-    """fp32 operands with `input_precision="tf32"`: `mma.sync.aligned.m16n8k8` on tf32
-    for every 16 x 8 tile of the warp's block and every 8-deep step of K, the operands read
-    from their staged copies element by element. Fragments (lane = 4 * group + t): A holds
-    rows group, group + 8 at columns t (a0, a1) and t + 4 (a2, a3) of its 16 x 8 slice; B
-    rows t (b0) and t + 4 (b1) of column group; the accumulator is laid out as for fp16."""
+def _bytes(ctx: LoweringContext, values: list):
+    """Four int8 elements, the first in the low byte, as one 32-bit register."""
+    quad = ir.VectorType.get([4], values[0].type)
+    packed = ctx.value("llvm.mlir.poison", [], quad)
+    for i, v in enumerate(values):
+        packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], quad)
+    return ctx.value("llvm.bitcast", [packed], ctx.i32_type())
+
+
+@dataclass(frozen=True)
+class _Fragments:
+    """An mma.sync whose fragments are read from the staged operands element by element.
+    Lane = 4 * group + t. Register r of A holds, of row group + 8 a_rows[r], the `per`
+    elements from column per * t + a_cols[r]; register r of B those from row
+    per * t + b_rows[r] of column group; `pack` makes one register of them. The
+    accumulator is laid out as for fp16 (the mma layout)."""
+
+    opcode: str
+    k: int
+    per: int
+    a_rows: tuple[int, ...]
+    a_cols: tuple[int, ...]
+    b_rows: tuple[int, ...]
+    pack: Callable
+
+
+_ELEMENTWISE = {
+    "f32": _Fragments("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 1,
+                      (0, 1, 0, 1), (0, 0, 4, 4), (0, 4), _tf32),
+    "i8": _Fragments("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32, 4,
+                     (0, 1, 0, 1), (0, 0, 16, 16), (0, 16), _bytes),
+}
+
+
+def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_a, staged_b,
+                     warp_row, warp_col, block: tuple) -> list:
+    """fp32 operands with `input_precision="tf32"` (`mma.sync.aligned.m16n8k8` on tf32)
+    and int8 ones (`m16n8k32`, saturating): one mma for every 16 x 8 tile of the warp's
+    block and every `frag.k`-deep step of K, the operands read from their staged copies
+    (see `_Fragments`)."""
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
-    t = ctx.binop("arith.andi", ctx.lane, ctx.i32(3))
+    t = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)),
+                  ctx.i32(frag.per))
 
     def at(base, offset: int):
         return ctx.binop("arith.addi", base, ctx.i32(offset)) if offset else base
 
-    rows = [at(ctx.binop("arith.addi", warp_row, group), 16 * i + h)
-            for i in range(bm // 16) for h in (0, 8)]
+    rows = ctx.binop("arith.addi", warp_row, group)
     cols = [at(ctx.binop("arith.addi", warp_col, group), 8 * j) for j in range(bn // 8)]
-    asm = ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-           "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};")
+    asm = _mma_asm(frag.opcode, 4, len(frag.a_rows), len(frag.b_rows))
     n_tiles = bn // 8
-    for kk in range(k_dim // 8):
-        ks = [at(t, 8 * kk), at(t, 8 * kk + 4)]
-        b_frags = [[_tf32(ctx, staged_b.load(ctx, [k, n])) for k in ks] for n in cols]
+
+    def register(staged, row, col, along_col: bool):
+        coords = [[row, at(col, e)] if along_col else [at(row, e), col] for e in range(frag.per)]
+        return frag.pack(ctx, [staged.load(ctx, c) for c in coords])
+
+    for kk in range(k_dim // frag.k):
+        b_frags = [[register(staged_b, at(t, frag.k * kk + r), n, False) for r in frag.b_rows]
+                   for n in cols]
         for i in range(bm // 16):
-            top, bottom = rows[2 * i], rows[2 * i + 1]
-            a_frag = [_tf32(ctx, staged_a.load(ctx, [r, k])) for k in ks for r in (top, bottom)]
+            a_frag = [register(staged_a, at(rows, 16 * i + 8 * h), at(t, frag.k * kk + c), True)
+                      for h, c in zip(frag.a_rows, frag.a_cols)]
             for j, b_frag in enumerate(b_frags):
                 _mma_tile(ctx, asm, a_frag, b_frag, accs, (i * n_tiles + j) * 4)
     return accs

@@ -2,7 +2,8 @@
 
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
 the warps along M (passes/ttgir/mma_layouts.py: warp w owns rows 16w .. 16w + 15, so each
-group of 4 warps owns 64 rows, the M of one wgmma) and its operands are fp16/bf16. A comes
+group of 4 warps owns 64 rows, the M of one wgmma), its operands are fp16/bf16 and it
+accumulates in fp32. A comes
 from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
 memory like B: the ring buffer a software-pipelined loop copied it to (pipeline.py), else
 staged into the scratch area (`_stage`; B K-major when its registers run along K).
@@ -68,6 +69,7 @@ def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
     return (ctx.layout(dot.results[0].type).warps_per_cta == (ctx.num_warps, 1)
             and warpgroup_shape(m, n, ctx.num_warps)
             and str(ctx.element_type(a.type)) in MMA_OPERANDS
+            and str(ctx.element_type(dot.results[0].type)) == "f32"
             and _row_bytes(k) is not None and _row_bytes(n) is not None)
 
 

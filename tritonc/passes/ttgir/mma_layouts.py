@@ -1,5 +1,5 @@
-"""mma-layouts: fp16/bf16 `tt.dot`s, and fp32 ones rounded to tf32, accumulate in the
-tensor-core (mma) layout.
+"""mma-layouts: the `tt.dot`s the tensor cores take (fp16/bf16 into fp32, fp16 into fp16,
+fp32 rounded to tf32, int8 into int32) accumulate in the tensor-core (mma) layout.
 
 Before:
     %acc = scf.for ... iter_args(%c = %zero) -> (tensor<128x128xf32, #blocked>) {
@@ -47,15 +47,26 @@ def _tf32(ir, op) -> bool:
         precision is not None and ir.StringAttr(precision).value == "tf32"
 
 
-def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
+def _k_step(ir, op) -> int | None:
+    """The K of one mma.sync for `op`'s operand and accumulator types, or None when the
+    tensor cores do not take them: 16 for fp16/bf16 into fp32 and fp16 into fp16, 8 for
+    fp32 rounded to tf32, 32 for int8 into int32."""
     a, b, c = op.operands
-    ta, tc = _tensor(ir, a.type), _tensor(ir, c.type)
-    tf32 = _tf32(ir, op)
-    if len(ta.shape) != 2 or (str(ta.element_type) not in MMA_OPERANDS and not tf32):
+    operand = str(_tensor(ir, a.type).element_type)
+    acc = str(_tensor(ir, c.type).element_type)
+    if str(_tensor(ir, b.type).element_type) != operand:
         return None
-    if str(_tensor(ir, b.type).element_type) != str(ta.element_type):
-        return None
-    if str(tc.element_type) != "f32" or ta.shape[1] % (8 if tf32 else 16):
+    if _tf32(ir, op) and acc == "f32":
+        return 8
+    if operand in MMA_OPERANDS and (acc == "f32" or acc == operand == "f16"):
+        return 16
+    return 32 if operand == "i8" and acc == "i32" else None
+
+
+def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
+    ta, tc = _tensor(ir, op.operands[0].type), _tensor(ir, op.operands[2].type)
+    step = _k_step(ir, op)
+    if len(ta.shape) != 2 or step is None or ta.shape[1] % step:
         return None
     m, n = tc.shape
     if arch >= 90 and warpgroup_shape(m, n, num_warps):
@@ -152,7 +163,7 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
             else:
                 dot.operands[2] = _convert_before(ir, dot, acc, mma_ty)
             _convert_users(ir, result, blocked_ty, keep)
-            if not _tf32(ir, dot):  # tf32 operands are read from shared memory
+            if _k_step(ir, dot) == 16:  # tf32 and int8 operands are read from shared memory
                 _a_in_registers(ir, dot, layout)
 
 
