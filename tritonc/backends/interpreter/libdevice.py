@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tritonc.backends.interpreter import special
+from tritonc.backends.interpreter import bessel, special
 
 Array = np.ndarray
 Fn = Callable[..., Array]
@@ -97,6 +97,8 @@ _FLOAT64: dict[str, Fn] = {
     "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
     "erf": special.erf, "erfc": special.erfc, "erfinv": special.erfinv,
     "lgamma": special.lgamma, "tgamma": special.tgamma,
+    "j0": bessel.j0, "j1": bessel.j1, "y0": bessel.y0, "y1": bessel.y1,
+    "cyl_bessel_i0": bessel.i0, "cyl_bessel_i1": bessel.i1,
     "hypot": np.hypot, "fmod": np.fmod, "remainder": _remainder,
     "copysign": np.copysign, "fabs": np.abs, "fmin": np.fmin, "fmax": np.fmax,
     "fdim": _fdim, "fma": _fma,

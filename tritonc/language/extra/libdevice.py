@@ -14,7 +14,8 @@ _FUNCTIONS: dict[str, tuple[int, str | T.dtype]] = {
     **{name: (1, "same") for name in (
         "sqrt", "rsqrt", "floor", "ceil", "trunc", "nearbyint", "exp", "exp2", "expm1", "log",
         "log2", "log10", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos",
-        "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma")},
+        "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma",
+        "j0", "j1", "y0", "y1", "cyl_bessel_i0", "cyl_bessel_i1")},
     **{name: (2, "same") for name in ("pow", "atan2", "hypot", "fmod", "copysign", "nextafter")},
     "llrint": (1, T.int64),
     "signbit": (1, T.int32),
