@@ -189,3 +189,41 @@ def test_chained_dots_with_tensor_core_accumulators(dtype, acc, m, n, k, warps):
     else:
         want = first.half().double() @ w.double()
         assert relative_error(z, want) < 1e-2
+
+
+@triton.jit
+def dot_softmax(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                OUT: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(x_ptr + rm[:, None] * K + rk[None, :])
+    y = tl.load(y_ptr + rk[:, None] * N + rn[None, :])
+    z = tl.dot(x, y, out_dtype=OUT).to(tl.float32)
+    tl.store(z_ptr + rm[:, None] * N + rn[None, :], z)
+    p = tl.exp(z - tl.max(z, 1)[:, None])
+    tl.store(z_ptr + M * N + rm[:, None] * N + rn[None, :], p / tl.sum(p, 1)[:, None])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k, warps", [(16, 16, 16, 4), (32, 32, 128, 16),
+                                            (16, 64, 32, 8), (32, 16, 64, 8)])
+@pytest.mark.parametrize("dtype, acc", [("float16", "float32"), ("float16", "float16"),
+                                        ("int8", "int32")])
+def test_small_dots_with_more_warps_than_blocks(m, n, k, warps, dtype, acc):
+    """Warps beyond the dot's 16 x 16 blocks hold copies of the accumulator: the product
+    and a row softmax of it (reductions must not count the copies) against torch."""
+    import torch
+
+    torch.manual_seed(4)
+    if dtype == "int8":
+        x, y = (torch.randint(-4, 5, s, device="cuda", dtype=torch.int8) for s in ((m, k), (k, n)))
+    else:
+        x, y = (torch.randn(s, device="cuda").to(torch.float16) for s in ((m, k), (k, n)))
+    z = torch.full((2, m, n), float("nan"), device="cuda")
+    dot_softmax[(1,)](x, y, z, M=m, N=n, K=k, OUT=getattr(tl, acc), num_warps=warps)
+    want = x.double() @ y.double()
+    if dtype == "int8":
+        assert torch.equal(z[0].double(), want)
+    else:
+        assert relative_error(z[0], want) < (1e-2 if acc == "float16" else 1e-3)
+    soft = torch.softmax(z[0].double(), dim=1)  # of the kernel's own product
+    assert (z[1].double() - soft).abs().max().item() < 1e-5

@@ -249,6 +249,18 @@ def test_fp16_and_int8_accumulators_use_tensor_cores(arch, operand, out, mma, k_
     assert k.metadata["ptxas"]["spill_stores"] == 0
 
 
+@pytest.mark.parametrize("m, n, k, warps, per_warp", [(16, 16, 16, 4, 2), (32, 32, 128, 16, 16)])
+def test_dots_smaller_than_a_block_per_warp_use_tensor_cores(m, n, k, warps, per_warp):
+    """More warps than 16 x 16 blocks: every warp runs the mma.sync of one block (the
+    extra warps compute copies) instead of falling back to multiply-adds."""
+    sig = {"X": "*fp16", "Y": "*fp16", "Z": "*fp32"}
+    kernel = tritonc.compile(_dot_out, sig, {"M": m, "N": n, "K": k, "OUT": tl.float32},
+                             target="cuda:90", num_warps=warps, divisible_by_16=set(sig))
+    ptx = kernel.asm["ptx"]
+    assert ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") == per_warp
+    assert "fma.rn" not in ptx
+
+
 @tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):

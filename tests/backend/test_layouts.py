@@ -54,6 +54,26 @@ def test_dot_operand_follows_the_m16n8k16_a_fragment_table():
     assert len(set(got.values())) == 64 * 32
 
 
+@pytest.mark.parametrize("m, n, warps, split", [
+    (16, 16, 4, (4, 1)), (32, 32, 16, (8, 2)), (16, 64, 8, (2, 4)), (64, 64, 4, (2, 2)),
+    (128, 128, 8, (2, 4))])
+def test_dot_with_more_warps_than_blocks_gives_the_extra_warps_copies(m, n, warps, split):
+    """A dot accumulator smaller than one 16 x 16 block per warp still takes the mma
+    layout: the extra warps hold copies of whole blocks (each element held by
+    warps * 256 / (m * n) threads at the same register), and a shape with a block per
+    warp keeps the split without copies."""
+    layout = MmaLayout.for_dot(m, n, warps)
+    assert layout == MmaLayout(split)
+    got = placements(layout, (m, n), warps)
+    holders = {}
+    for (_, _, r), coord in got.items():
+        holders.setdefault(coord, set()).add(r)
+    assert len(holders) == m * n
+    copies = max(1, warps * 256 // (m * n))
+    assert all(len(regs) == 1 for regs in holders.values())
+    assert sum(1 for _ in got) == m * n * copies
+
+
 def test_dot_operand_copies_over_warps_along_n():
     got = placements(DotOperandLayout(0, MmaLayout((2, 2))), (64, 32), 4)
     held = {}
@@ -113,6 +133,9 @@ def linear_placements(ll, num_warps):
 @pytest.mark.parametrize("layout, shape, warps", [
     (MmaLayout((8, 1)), (128, 64), 8), (MmaLayout((2, 2)), (64, 64), 4),
     (MmaLayout((8, 1)), (128, 1), 8), (MmaLayout((1, 4)), (32, 128), 4),
+    (MmaLayout((4, 1)), (16, 16), 4), (MmaLayout((8, 2)), (32, 32), 16),
+    (DotOperandLayout(0, MmaLayout((4, 1))), (16, 16), 4),
+    (SliceLayout(1, MmaLayout((8, 2))), (32,), 16),
     (DotOperandLayout(0, MmaLayout((4, 1))), (64, 32), 4),
     (DotOperandLayout(0, MmaLayout((2, 2))), (64, 32), 4),
     (BlockedLayout.default((128, 64), 8), (128, 64), 8),

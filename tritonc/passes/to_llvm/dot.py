@@ -94,6 +94,10 @@ def _mma(ctx: LoweringContext, op) -> list:
     warp_n = _cmp_free_shift(ctx, ctx.warp, log_wm)
     warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(bm))
     warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
+    if bm * wm > m_dim:  # warps holding copies of a block compute it too
+        warp_row = ctx.binop("arith.andi", warp_row, ctx.i32(m_dim - 1))
+    if bn * layout.warps_per_cta[1] > n_dim:
+        warp_col = ctx.binop("arith.andi", warp_col, ctx.i32(n_dim - 1))
 
     if kind in _ELEMENTWISE:
         return [_mma_elementwise(ctx, _ELEMENTWISE[kind], list(ctx.get(c)), staged_a,

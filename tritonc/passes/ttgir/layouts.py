@@ -159,7 +159,8 @@ class MmaLayout:
 
     A warp owns 16 x 8 tiles: lane = 4 * group + t holds rows `group` and `group + 8`,
     columns `2t` and `2t + 1` (registers c0..c3). `warps_per_cta = [wm, wn]` tiles the
-    warps over M then N; each warp repeats its 16 x 8 tile over its M/wm x N/wn block.
+    warps over M then N; each warp repeats its 16 x 8 tile over its M/wm x N/wn block, at
+    least one tile: warps beyond a smaller shape hold copies (their strides reach past it).
     """
 
     warps_per_cta: tuple[int, int]
@@ -184,7 +185,9 @@ class MmaLayout:
         return (16, 8)[d] * self.warps_per_cta[d]
 
     def warp_block(self, shape: tuple[int, ...]) -> tuple[int, int]:
-        return shape[0] // self.warps_per_cta[0], shape[1] // self.warps_per_cta[1]
+        """The rows and columns of one warp: its share of the shape, at least one 16 x 8
+        tile (the warps beyond a smaller shape hold copies)."""
+        return max(16, shape[0] // self.warps_per_cta[0]), max(8, shape[1] // self.warps_per_cta[1])
 
     def num_registers(self, shape: tuple[int, ...]) -> int:
         return len(self.register_offsets(shape))
@@ -216,15 +219,18 @@ class MmaLayout:
 
     @staticmethod
     def for_dot(m: int, n: int, num_warps: int) -> MmaLayout | None:
-        """The split of the warps over M and N that needs the fewest fragment registers
+        """The split of the warps over M and N with the fewest warps computing copies of
+        one block (more warps than 16 x 16 blocks), then the fewest fragment registers
         per thread (A: 4 per 16 rows of the warp's block, B: 2 per 8 columns); None when
-        no split tiles the shape without copies."""
+        the shape is not whole 16 x 16 blocks."""
         best = None
         wm = 1
         while wm <= num_warps:
             wn = num_warps // wm
-            if m % (16 * wm) == 0 and n % (16 * wn) == 0:  # B fragments load in pairs
-                cost = (m // wm) // 16 * 4 + (n // wn) // 8 * 2
+            bm, bn = MmaLayout((wm, wn)).warp_block((m, n))
+            if m % bm == 0 and n % bn == 0 and bn % 16 == 0:  # B fragments load in pairs
+                copies = (wm * bm // m) * (wn * bn // n)
+                cost = (copies, bm // 16 * 4 + bn // 8 * 2)
                 if best is None or cost < best[0]:
                     best = (cost, wm, wn)
             wm *= 2
@@ -335,7 +341,7 @@ class DotOperandLayout:
 
     def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Tile i, then step kk, then a0..a7."""
-        rows = shape[0] // self.parent.warps_per_cta[0]
+        rows = self.parent.warp_block(shape)[0]
         return [(16 * i + r, 16 * kk + c) for i in range(max(1, rows // 16))
                 for kk in range(shape[1] // 16) for r, c in self._PAIRS]
 
@@ -347,7 +353,7 @@ class DotOperandLayout:
 
     def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
         wm, wn = self.parent.warps_per_cta
-        rows = shape[0] // wm
+        rows = self.parent.warp_block(shape)[0]
         return [(0, rows << k) for k in range(wm.bit_length() - 1)] + \
             [(0, 0)] * (wn.bit_length() - 1)
 

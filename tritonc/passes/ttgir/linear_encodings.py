@@ -58,9 +58,10 @@ def _mma_lanes() -> list[tuple[int, ...]]:
 
 def mma_v2(shape: Sequence[int], warps_per_cta: Sequence[int]) -> LinearLayout:
     """The accumulator of `mma.sync.m16n8k*` with warps `[wm, wn]` tiling M then N; each
-    warp repeats its 16 x 8 tile over its M/wm x N/wn block."""
+    warp repeats its 16 x 8 tile over its M/wm x N/wn block (at least one tile: warps
+    beyond a smaller shape hold copies)."""
     wm, wn = warps_per_cta
-    bm, bn = shape[0] // wm, shape[1] // wn
+    bm, bn = max(16, shape[0] // wm), max(8, shape[1] // wn)  # warps beyond hold copies
     reg = [(0, 1), (8, 0)] + _steps(1, 2, 8, bn // 8) + _steps(0, 2, 16, bm // 16)
     warp = _steps(0, 2, max(bm, 1), wm) + _steps(1, 2, max(bn, 1), wn)
     return distributed(shape, reg, _mma_lanes(), warp, drop_register_copies=True)
@@ -97,7 +98,7 @@ def dot_operand_v2(shape: Sequence[int], op_idx: int, warps_per_cta: Sequence[in
     reg.append(unit(2, kd, 4 * k_width))
     lane = [unit(2, kd, k_width), unit(2, kd, 2 * k_width)] + _steps(md, 2, 1, 8)
     tile = 16 if op_idx == 0 else 8
-    block = shape[md] // (wm if op_idx == 0 else wn)
+    block = max(tile, shape[md] // (wm if op_idx == 0 else wn))
     reg += _steps(kd, 2, kstep, shape[kd] // kstep) + _steps(md, 2, tile, block // tile)
     if op_idx == 0:  # warp bits go along M, then along N (copies of A)
         warp = _steps(md, 2, block, wm) + [(0, 0)] * log2(wn)
