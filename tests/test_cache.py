@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tritonc.runtime.cache import MANIFEST, TMP_PREFIX, Cache, cache_dir, make_key
+from tritonc.runtime.cache import (
+    MANIFEST,
+    TMP_PREFIX,
+    Cache,
+    cache_dir,
+    compiler_key,
+    make_key,
+    source_digest,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 FILES = {
@@ -59,6 +67,26 @@ def test_make_key() -> None:
     assert make_key("a", "b") == make_key(b"a", b"b")
     assert make_key("ab", "c") != make_key("a", "bc")
     assert len(make_key()) == 64 and int(make_key("x"), 16) >= 0
+
+
+def test_source_digest_follows_every_source_file(tmp_path: Path) -> None:
+    """Compiled kernels are keyed by the compiler's own sources: editing, adding or
+    renaming a source file changes the digest; other files do not count."""
+    (tmp_path / "passes").mkdir()
+    (tmp_path / "passes" / "dot.py").write_text("A = 1\n")
+    (tmp_path / "launcher.h").write_text("int x;\n")
+    first = source_digest(tmp_path)
+    assert source_digest(tmp_path) == first
+    (tmp_path / "notes.txt").write_text("not a source")
+    assert source_digest(tmp_path) == first
+    (tmp_path / "passes" / "dot.py").write_text("A = 2\n")
+    edited = source_digest(tmp_path)
+    assert edited != first
+    (tmp_path / "passes" / "dot.py").rename(tmp_path / "passes" / "mma.py")
+    assert source_digest(tmp_path) not in (first, edited)
+    (tmp_path / "cgen.c").write_text("")
+    assert len({first, edited, source_digest(tmp_path)}) == 3
+    assert len(compiler_key()) == 64
 
 
 def test_truncated_file_is_a_miss_and_the_entry_is_rebuilt(cache: Cache) -> None:

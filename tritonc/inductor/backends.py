@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from tritonc.backends.cuda.options import default_fp_fusion
+from tritonc.runtime.cache import compiler_key
 from tritonc.runtime.gpu_launch import COMPILER_VERSION
 
 
@@ -220,7 +221,7 @@ class CUDABackend(BaseBackend):
             ptxas = ".".join(map(str, ptxas_version(find_ptxas())))
         except ToolNotFound:
             ptxas = "none"
-        return f"{COMPILER_VERSION}-ptxas{ptxas}-{self.target.arch}"
+        return f"{COMPILER_VERSION}-{compiler_key()[:16]}-ptxas{ptxas}-{self.target.arch}"
 
 
 class CPUBackend(BaseBackend):
@@ -235,7 +236,7 @@ class CPUBackend(BaseBackend):
         return target.backend == "cpu"
 
     def hash(self) -> str:
-        return f"{COMPILER_VERSION}-interpreter"
+        return f"{COMPILER_VERSION}-{compiler_key()[:16]}-interpreter"
 
 
 class Backend(NamedTuple):

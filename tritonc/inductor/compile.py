@@ -163,10 +163,9 @@ def _target_arch(target: GPUTarget) -> int:
 def _compile_cuda(src: ASTSource, arch: int, options: Any) -> tuple[str, dict, dict]:
     """(hash, asm, metadata) of the kernel for sm_`arch`, from the on-disk cache or compiled."""
     from tritonc import knobs
-    from tritonc.runtime.cache import Cache, make_key
-    from tritonc.runtime.gpu_launch import COMPILER_VERSION
+    from tritonc.runtime.cache import Cache, compiler_key, make_key
 
-    key = make_key(COMPILER_VERSION, "inductor", src.hash(), options.hash(), str(arch),
+    key = make_key(compiler_key(), "inductor", src.hash(), options.hash(), str(arch),
                    repr(sorted(knobs.nvidia.overrides().items())))
     cache = Cache()
     entry = cache.get(key)

@@ -17,13 +17,16 @@ directory that cannot be used (read-only, a file in its place, a full disk) make
 kernel is compiled and run without the cache.
 
 The root is `knobs.cache.dir`: `$TRITONC_CACHE_DIR`, else `~/.cache/tritonc`
-(`cache_dir()`). Keys are hex digests made by the caller, e.g. with `make_key`. This
-module uses only the standard library, so a cache hit never imports MLIR.
+(`cache_dir()`). Keys are hex digests made by the caller, e.g. with `make_key`; a key
+for compiler output includes `compiler_key()`, the digest of tritonc's own sources, so
+an entry written by another build of the compiler is never taken. This module uses only
+the standard library, so a cache hit never imports MLIR.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -63,6 +66,22 @@ def cache_dir() -> Path:
     from tritonc import knobs
 
     return Path(knobs.cache.dir).expanduser()
+
+
+def source_digest(root: Path) -> str:
+    """The digest of the source files (.py, .c, .h) under `root`, names and contents."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".h", ".c")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+@functools.cache
+def compiler_key() -> str:
+    """`source_digest` of the installed tritonc package: changes with any change to the
+    compiler."""
+    return source_digest(Path(__file__).resolve().parent.parent)
 
 
 def make_key(*parts: str | bytes) -> str:
