@@ -395,7 +395,11 @@ def associative_scan(input, axis, combine_fn, reverse=False, _semantic=None, _ge
 @builtin
 def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise_acc=None,
         out_dtype=T.float32, _semantic=None) -> tensor:
-    """The matrix product input @ other (+ acc), accumulated in `out_dtype`."""
+    """The matrix product input @ other (+ acc), accumulated in `out_dtype`.
+
+    fp32 operands multiply as `input_precision` says: "tf32" (the default), "tf32x3",
+    "ieee", or "bf16x3" / "bf16x6" (each operand split into 2 / 3 bf16 pieces and 3 / 6
+    bf16 dots summed in fp32)."""
     precision = _unwrap(input_precision)
     if precision is None and _unwrap(allow_tf32) is False:
         precision = "ieee"

@@ -14,6 +14,13 @@ from tritonc.language.semantic_core import (
     describe_value,
 )
 
+#: fp32 dots summed from bf16 pieces: the cross products besides hi @ hi, smallest first
+#: (0 is the piece hi, 1 mid, 2 lo)
+_BF16_PIECES: dict[str, tuple[tuple[int, int], ...]] = {
+    "bf16x3": ((1, 0), (0, 1)),
+    "bf16x6": ((1, 1), (2, 0), (0, 2), (1, 0), (0, 1)),
+}
+
 
 def is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
@@ -207,25 +214,62 @@ class ComputeRules(ShapeRules):
             else:
                 a = self.cast(a, b.dtype)
         precision = input_precision or "tf32"
-        if precision not in ("tf32", "tf32x3", "ieee"):
+        if precision not in ("tf32", "tf32x3", "ieee", *_BF16_PIECES):
             raise SemanticError(f"unknown input_precision {precision!r} "
-                                "(expected 'tf32', 'tf32x3' or 'ieee')")
+                                "(expected 'tf32', 'tf32x3', 'bf16x3', 'bf16x6' or 'ieee')")
         if not a.dtype.is_fp32():
-            precision = "ieee" if a.dtype.is_fp64() else precision
+            precision = "ieee" if a.dtype.is_fp64() or precision in _BF16_PIECES else precision
         if a.dtype.is_int():
             out_dtype = T.int32
         shape = (*a.shape[:-1], b.shape[-1])
         ty = T.block_type(out_dtype, shape)
-        if acc is None:
-            acc = self.full(shape, 0, out_dtype)
-        else:
+        if acc is not None:
             if acc.shape != shape:
                 raise SemanticError(f"dot: accumulator shape {list(acc.shape)} should be "
                                     f"{list(shape)}")
             ty = acc.type
-        attrs = {"input_precision": precision, "max_num_imprecise_acc": max_num_imprecise_acc or 0}
-        return tensor(self.builder.create("tt.dot", [a.handle, b.handle, acc.handle], [ty],
-                                          attrs)[0], ty)
+        if precision in _BF16_PIECES:
+            if ty.element_ty.is_fp32():
+                return self._dot_of_bf16_pieces(a, b, acc, _BF16_PIECES[precision])
+            precision = "ieee"
+        if acc is None:
+            acc = self.full(shape, 0, out_dtype)
+        return self._tt_dot(a, b, acc, precision, max_num_imprecise_acc or 0)
+
+    def _tt_dot(self, a: tensor, b: tensor, acc: tensor, precision: str,
+                max_num_imprecise_acc: int) -> tensor:
+        attrs = {"input_precision": precision, "max_num_imprecise_acc": max_num_imprecise_acc}
+        return tensor(self.builder.create("tt.dot", [a.handle, b.handle, acc.handle], [acc.type],
+                                          attrs)[0], acc.type)
+
+    def _bf16_pieces(self, x: tensor, count: int) -> list[tensor]:
+        """fp32 `x` as `count` bf16 values, largest first, each the rounded remainder of
+        the ones before: hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid). The
+        subtractions are exact: each piece holds the next 8 significant bits of x."""
+        pieces = [self.cast(x, T.bfloat16)]
+        while len(pieces) < count:
+            x = self.sub(x, self.cast(pieces[-1], T.float32))
+            pieces.append(self.cast(x, T.bfloat16))
+        return pieces
+
+    def _dot_of_bf16_pieces(self, a: tensor, b: tensor, acc: tensor | None,
+                            products: tuple[tuple[int, int], ...]) -> tensor:
+        """An fp32 dot as a sum of bf16 dots (tensor-core dots) accumulated in fp32, as
+        Triton's "bf16x3" and "bf16x6" precisions do: with a = hi + mid (+ lo) in bf16
+        pieces, a @ b = the cross products in `products` (pairs of piece indices, smallest
+        first) and hi @ hi last. An infinite input leaves NaN in its remainders (inf - inf),
+        so where the cross products sum to NaN they are dropped and hi @ hi alone carries
+        the result. `acc` is added at the end."""
+        count = 1 + max(max(pair) for pair in products)
+        a_pieces, b_pieces = self._bf16_pieces(a, count), self._bf16_pieces(b, count)
+        shape = (*a.shape[:-1], b.shape[-1])
+        zero = self.full(shape, 0, T.float32)
+        small = zero
+        for i, j in products:
+            small = self._tt_dot(a_pieces[i], b_pieces[j], small, "ieee", 0)
+        small = self.where(self.compare("ne", small, small), zero, small)
+        out = self._tt_dot(a_pieces[0], b_pieces[0], small, "ieee", 0)
+        return out if acc is None else self.add(out, acc)
 
     # -- math ----------------------------------------------------------------------
     def float_math(self, name: str, x, allow_fp64: bool = True) -> tensor:
