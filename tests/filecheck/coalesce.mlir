@@ -1,14 +1,14 @@
 // RUN: tritonc opt %s --passes coalesce | filecheck %s
 // A transposing copy (4 warps): the load runs along the rows and keeps the default
 // layout; the store's addresses run down the columns (`y + rn * M + rm`), so the store
-// takes a layout with dimension 0 fastest, 32 lanes on 32 consecutive elements, and its
-// pointers and value are converted to it.
+// takes a layout with dimension 0 fastest, four consecutive elements per thread (one
+// aligned 16-byte access), and its pointers and value are converted to it.
 
 // CHECK-LABEL: func.func public @transpose_copy
 // CHECK: "tt.load"{{.*}} -> tensor<32x32xf32, #ttg.blocked<[1, 4], [4, 8], [4, 1], [1, 0]>>
-// CHECK: "ttg.convert_layout"{{.*}} -> tensor<32x32x!tt.ptr<f32, 1 : i32>, #ttg.blocked<[1, 1], [32, 1], [1, 4], [0, 1]>>
-// CHECK: "ttg.convert_layout"{{.*}} -> tensor<32x32xf32, #ttg.blocked<[1, 1], [32, 1], [1, 4], [0, 1]>>
-// CHECK: "tt.store"{{.*}} : (tensor<32x32x!tt.ptr<f32, 1 : i32>, #ttg.blocked<[1, 1], [32, 1], [1, 4], [0, 1]>>
+// CHECK: "ttg.convert_layout"{{.*}} -> tensor<32x32x!tt.ptr<f32, 1 : i32>, #ttg.blocked<[4, 1], [8, 4], [1, 4], [0, 1]>>
+// CHECK: "ttg.convert_layout"{{.*}} -> tensor<32x32xf32, #ttg.blocked<[4, 1], [8, 4], [1, 4], [0, 1]>>
+// CHECK: "tt.store"{{.*}} : (tensor<32x32x!tt.ptr<f32, 1 : i32>, #ttg.blocked<[4, 1], [8, 4], [1, 4], [0, 1]>>
 module attributes {"ttg.num-stages" = 3 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   func.func public @transpose_copy(%arg0: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}) {
     %0 = "tt.make_range"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32, #ttg.blocked<[1], [32], [4], [0]>>

@@ -3,8 +3,9 @@
 Takes TTGIR in which every tensor has the default blocked layout of its shape (the last
 dimension fastest); gives TTGIR in which a `tt.load` or `tt.store` through a tensor of
 pointers that is contiguous along another dimension (a transposed read, a store down
-the columns of the output) has a layout with that dimension fastest, one element per
-thread along it, so the 32 lanes of a warp touch 32 consecutive elements. Its operands
+the columns of the output) has a layout with that dimension fastest, each thread holding
+as many consecutive elements along it as one aligned access covers (up to 16 bytes: a
+column-major fp32 store is `st.global.v4`), so a warp touches consecutive elements. Its operands
 are converted to that layout (`ttg.convert_layout`: pointers, masks and index
 arithmetic are recomputed in it when lowered, the stored values move through shared
 memory) and a load's result is converted back for its users.
@@ -17,7 +18,7 @@ After:
     %m = "ttg.convert_layout"(%mask) : ...
     "tt.store"(%p, %v, %m) : (tensor<32x32x!tt.ptr<f32>, #col>, ...)
 with #blocked = #ttg.blocked<[1, 4], [4, 8], [4, 1], [1, 0]> and
-#col = #ttg.blocked<[1, 1], [32, 1], [1, 4], [0, 1]>.
+#col = #ttg.blocked<[4, 1], [8, 4], [1, 4], [0, 1]> (M divisible by 16).
 
 A store whose addresses run along the fastest dimension but are not aligned for the
 vector its layout gives each thread (a row stride that is not a multiple of 16 bytes:
@@ -28,13 +29,15 @@ Loads keep their layout: the gaps between their scalar accesses are served from 
 
 Which dimension a pointer runs along comes from its strides: per dimension, how many
 elements the address moves per step of the index (`_strides`), known through ranges,
-splats, expand_dims, broadcasts, adds, and products with constants. Kernels with a
-`tt.dot` are left as they are (their loads feed the tensor-core pipelines).
+splats, expand_dims, broadcasts, adds, and products with constants; the width an access
+may take, from the per-dimension axis analysis (`AxisAlong`). In kernels with a `tt.dot`
+only stores are rewritten (their loads feed the tensor-core pipelines).
 Option: `num_warps`.
 """
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_along import AxisAlong
 from tritonc.passes.to_llvm.axis_info import AxisAnalysis, aligned_width, element_bytes
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 
@@ -149,9 +152,10 @@ def _memory_ops(ir, module) -> tuple[list, bool]:
     return found, has_dot
 
 
-def _transposed(ir, op, layout: BlockedLayout, num_warps: int, memo: dict):
+def _transposed(ir, op, layout: BlockedLayout, num_warps: int, memo: dict, along: AxisAlong):
     """The layout for an access whose addresses run along another dimension than its
-    layout's fastest, one element per thread along it; None for every other access."""
+    layout's fastest, with as many elements per thread along it as one aligned access
+    covers (`AxisAlong.vector_width`, up to 16 bytes); None for every other access."""
     ptr = op.operands[0]
     strides = _strides(ir, ptr, memo)
     shape = tuple(ir.RankedTensorType(ptr.type).shape)
@@ -163,7 +167,12 @@ def _transposed(ir, op, layout: BlockedLayout, num_warps: int, memo: dict):
         return None
     fastest = contiguous[0]
     order = (fastest, *(d for d in layout.order if d != fastest))
-    return BlockedLayout.default(shape, num_warps, 1, order)
+    store = op.name == "tt.store"
+    mask = op.operands[2 if store else 1] if len(op.operands) > (2 if store else 1) else None
+    data = op.operands[1] if store else op.results[0]
+    elt = element_bytes(ir.RankedTensorType(data.type).element_type)
+    width = along.vector_width(ptr, mask, fastest, elt, shape[fastest])
+    return BlockedLayout.default(shape, num_warps, width, order)
 
 
 def _unaligned_store(ir, op, layout: BlockedLayout, num_warps: int, axis: AxisAnalysis):
@@ -192,16 +201,16 @@ def coalesce(module, num_warps: int) -> None:
 
     with module.context, ir.Location.unknown():
         ops, has_dot = _memory_ops(ir, module)
-        if has_dot:
-            return
         memo: dict = {}
-        axis = AxisAnalysis()
+        axis, along = AxisAnalysis(), AxisAlong()
         for op in ops:
             tensor = ir.RankedTensorType(op.operands[0].type)
             layout = parse_layout(str(tensor.encoding))
             if not isinstance(layout, BlockedLayout):
                 continue
-            target = _transposed(ir, op, layout, num_warps, memo) or \
+            if has_dot and op.name == "tt.load":
+                continue
+            target = _transposed(ir, op, layout, num_warps, memo, along) or \
                 _unaligned_store(ir, op, layout, num_warps, axis)
             if target is None:
                 continue
