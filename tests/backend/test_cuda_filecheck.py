@@ -262,6 +262,25 @@ def test_dots_smaller_than_a_block_per_warp_use_tensor_cores(m, n, k, warps, per
 
 
 @tritonc.jit
+def _dot_stored_by_columns(X, Y, Z, stride_zn, M: tl.constexpr, N: tl.constexpr,
+                           K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    x = tl.load(X + rm[:, None] * K + rk[None, :])
+    y = tl.load(Y + rk[:, None] * N + rn[None, :])
+    tl.store(Z + rm[:, None] + rn[None, :] * stride_zn, tl.dot(x, y))
+
+
+@pytest.mark.parametrize("operand", ["fp16", "fp32"])
+def test_dot_result_stored_down_the_columns_goes_out_in_16_byte_vectors(operand):
+    """A dot's result stored column-major (`Z + rm + rn * stride`, the stride divisible by
+    16): the store takes a layout with the rows fastest, four fp32 per thread."""
+    sig = {"X": f"*{operand}", "Y": f"*{operand}", "Z": "*fp32", "stride_zn": "i32"}
+    k = tritonc.compile(_dot_stored_by_columns, sig, {"M": 64, "N": 64, "K": 32},
+                        target="cuda:90", divisible_by_16=set(sig))
+    assert "st.global.v4.b32" in k.asm["ptx"] and "st.global.b32" not in k.asm["ptx"]
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
