@@ -13,6 +13,7 @@ import struct
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tritonc.runtime import c_launcher
@@ -101,8 +102,8 @@ def test_source_declares_the_driver_types_itself() -> None:
     assert "cuda.h" not in source
     assert "typedef int CUresult;" in source
     assert "PyInit_m" in source
-    with pytest.raises(ValueError, match="bf16"):
-        generate_source(["bf16"], "m")
+    with pytest.raises(ValueError, match="fp8e4nv"):
+        generate_source(["fp8e4nv"], "m")
 
 
 @needs_cc
@@ -127,6 +128,54 @@ def test_ignored_slots_and_empty_grid(fake_lib: ctypes.CDLL) -> None:
     assert recorded(fake_lib, SIZES)["params"] == expected_params()
     assert kernel.raw(0, 1, 1, 0, 0x7000_0000, 1, 0x7000_0040, -5, 2**40, 1, 2.5) == 0
     assert recorded(fake_lib, SIZES)["calls"] == 1
+
+
+NARROW = ["i1", "i8", "u16", "fp16", "bf16", "fp64"]
+NARROW_SIZES = [4, 1, 2, 2, 2, 8]
+
+
+def narrow_expected(values: list) -> list[bytes]:
+    """The bytes each NARROW argument should reach the driver as, computed with numpy
+    and struct (independently of both launchers)."""
+    flag, small, wide, half, brain, double = values
+    bits = np.array([brain], np.float32).view(np.uint32)[0]
+    rounded = (int(bits) + 0x7FFF + ((int(bits) >> 16) & 1)) >> 16
+    return [struct.pack("<i", int(flag != 0)), struct.pack("<b", small),
+            struct.pack("<H", wide), np.array([half], np.float16).tobytes(),
+            struct.pack("<H", rounded), struct.pack("<d", double)]
+
+
+@pytest.mark.parametrize("path", ["c", "ctypes"])
+def test_narrow_scalars_are_packed_as_their_types(fake_lib: ctypes.CDLL,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  path: str) -> None:
+    if path == "c" and (c_launcher.find_compiler() is None or c_launcher.python_include() is None):
+        pytest.skip("no C compiler or no Python headers")
+    if path == "ctypes":
+        monkeypatch.setenv("TRITONC_C_LAUNCHER", "0")
+    _, launcher = make_launcher(fake_lib, NARROW, NARROW_SIZES)
+    kernel = KernelLauncher(launcher)
+    assert kernel.uses_c == (path == "c")
+    rng = np.random.default_rng(7)
+    cases = [[int(rng.integers(-9, 9)), int(rng.integers(-128, 128)),
+              int(rng.integers(0, 65536)), float(rng.standard_normal() * 100),
+              float(rng.standard_normal() * 1e4), float(rng.standard_normal())]
+             for _ in range(5)]
+    cases.append([3, -128, 65535, 65504.0, float("nan"), float("inf")])
+    cases.append([0, 127, 0, float("-inf"), 1.0 + 2**-8, -0.0])
+    for values in cases:
+        kernel((1, 1, 1), 0, *values)
+        got = recorded(fake_lib, NARROW_SIZES)["params"]
+        want = narrow_expected(values)
+        assert got[:4] + got[5:] == want[:4] + want[5:], values
+        if values[4] != values[4]:
+            assert got[4] == struct.pack("<H", 0x7FC0)  # NaN stays a quiet NaN
+        else:
+            assert got[4] == want[4], values
+    with pytest.raises((TypeError, OverflowError)):
+        kernel((1, 1, 1), 0, 1, 0, 0, 1e6, 0.0, 0.0)  # beyond fp16's range
+    with pytest.raises((TypeError, OverflowError)):
+        kernel((1, 1, 1), 0, 1, 128, 0, 0.0, 0.0, 0.0)  # beyond int8's range
 
 
 @needs_cc

@@ -24,6 +24,13 @@ def test_emits_ttir(tmp_path):
     text = (tmp_path / "add_kernel.sm_90.ttir").read_text()
     assert "tt.divisibility = 16" in text and '"tt.make_range"' in text
     assert "end = 1024" in text
+    # the arguments are named after the kernel's parameters, and the file compiles on
+    assert "@add_kernel(%x_ptr: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}" in text
+    assert "%n_elements: i32" in text and "%arg0" not in text
+    resumed = run(str(tmp_path / "add_kernel.sm_90.ttir"), "--emit", "ptx", "-o",
+                  str(tmp_path / "resumed"))
+    assert resumed.exit_code == 0, resumed.output
+    assert ".visible .entry add_kernel(" in next((tmp_path / "resumed").glob("*.ptx")).read_text()
 
 
 @pytest.mark.parametrize("args, message", [

@@ -15,13 +15,14 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
 import tritonc as triton
 import tritonc.language as tl
 from tritonc.runtime import c_launcher, gpu_launch
-from tritonc.runtime.driver import _PROTOTYPES, Driver
+from tritonc.runtime.driver import _FORMATS, _PROTOTYPES, Driver
 from tritonc.runtime.gpu_launch import CompiledLaunch
 
 FAKE_LIBCUDA = """
@@ -31,7 +32,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                    unsigned by, unsigned bz, unsigned shared, void *s, void **p, void **e) {
     calls++; grid[0] = gx; grid[1] = gy; grid[2] = gz; stream = (uint64_t)(uintptr_t)s;
     for (int i = 0; i < n_params; i++)
-        params[i] = sizes[i] == 8 ? *(uint64_t *)p[i] : *(uint32_t *)p[i];
+        params[i] = sizes[i] == 8 ? *(uint64_t *)p[i] : sizes[i] == 4 ? *(uint32_t *)p[i]
+                    : sizes[i] == 2 ? *(uint16_t *)p[i] : *(uint8_t *)p[i];
     return 0;
 }
 int cuGetErrorName(int c, const char **o) { *o = "E"; return 0; }
@@ -70,7 +72,7 @@ class Fake:
         ctypes.c_int.in_dll(self.lib, "n_params").value = len(types)
         sizes = (ctypes.c_int * 16).in_dll(self.lib, "sizes")
         for i, ty in enumerate(types):
-            sizes[i] = 4 if ty in ("i32", "fp32", "i1") else 8
+            sizes[i] = 8 if ty.startswith("*") else struct.calcsize("<" + _FORMATS[ty])
         launcher = self.driver.launcher(0x1000, types, (32 * num_warps, 1, 1), 0)
         return CompiledLaunch(launcher, list(signature), num_warps, {})
 
@@ -90,7 +92,7 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fake:
     monkeypatch.setattr(gpu_launch, "_compile_and_load", fake.compile)
     monkeypatch.setattr(gpu_launch, "_check_devices", lambda fn, bound: None)
     monkeypatch.setattr(gpu_launch, "stream_functions", lambda: (lambda device: 0x5, lambda: 0))
-    for kernel in (tiny_kernel, mixed_kernel):
+    for kernel in (tiny_kernel, mixed_kernel, typed_kernel):
         for name in ("_fast_kernels", "_gpu_kernels", "_grid_launchers"):
             kernel.__dict__.pop(name, None)
     return fake
@@ -254,6 +256,32 @@ def test_tuples_scalars_defaults_and_do_not_specialize(fake: Fake) -> None:
     assert len(fake.compiled) == 2
     assert fake.compiled[1][1] == {"maybe": None, "K": 8}
     assert len(mixed_kernel.__dict__["_fast_kernels"]) == 1
+
+
+@triton.jit
+def typed_kernel(x_ptr, a: tl.int8, b: tl.uint16, h: tl.float16, g: tl.bfloat16,
+                 flag: tl.int1, n: int):
+    pass
+
+
+def test_annotated_scalars_reach_the_driver_as_their_types(fake: Fake) -> None:
+    t = tensors()[0]
+    rng = np.random.default_rng(5)
+    for _ in range(3):  # the generic path first, then the hot path, one compilation
+        a, b = int(rng.integers(-128, 128)), int(rng.integers(0, 65536))
+        h, g = (float(v) for v in rng.standard_normal(2) * 50)
+        flag = int(rng.integers(2, 100))
+        typed_kernel[(1,)](t, a, b, h, g, flag, 1)
+        brain = int(np.array([g], np.float32).view(np.uint32)[0])
+        assert fake.last()["params"] == [
+            t.data_ptr(), a & 0xFF, b, int(np.array([h], np.float16).view(np.uint16)[0]),
+            (brain + 0x7FFF + ((brain >> 16) & 1)) >> 16, 1]
+    assert len(fake.compiled) == 1
+    signature, constexprs, _, _ = fake.compiled[0]
+    assert signature == {"x_ptr": "*fp32", "a": "i8", "b": "u16", "h": "fp16", "g": "bf16",
+                         "flag": "i1"}
+    assert constexprs == {"n": 1}
+    assert typed_kernel.__dict__["_fast_kernels"]
 
 
 def test_python_side_cost_per_launch(fake: Fake) -> None:

@@ -271,7 +271,7 @@ NESTED = kernel(
     """
     CHECK: call @[[POLY:_poly__[a-z0-9_]+]]({{.*}}) : (tensor<64xf32>) -> tensor<64xf32>
     CHECK: call @[[POLY]]({{.*}}) : (tensor<64xf32>) -> tensor<64xf32>
-    CHECK: func.func private @[[POLY]](%arg0: tensor<64xf32>) -> tensor<64xf32>
+    CHECK: func.func private @[[POLY]](%x: tensor<64xf32>) -> tensor<64xf32>
     CHECK: arith.constant dense<2.500000e-01>
     CHECK-NOT: func.func private @_poly
     """,
@@ -319,13 +319,13 @@ TUPLE_ARGS = kernel(
     {"src": Strided("*fp32", "i32"), "pair": ("*fp32", "*fp32"), "out_ptr": "*fp32", "n": "i32"},
     {"BLOCK": BLOCK},
     """
-    CHECK-SAME: %arg0: !tt.ptr<f32, 1 : i32>, %arg1: i32, %arg2: !tt.ptr<f32, 1 : i32>, %arg3: !tt.ptr<f32, 1 : i32>, %arg4: !tt.ptr<f32, 1 : i32>, %arg5: i32
-    CHECK: "tt.splat"(%arg1)
+    CHECK-SAME: %src.ptr: !tt.ptr<f32, 1 : i32>, %src.stride: i32, %pair.0: !tt.ptr<f32, 1 : i32>, %pair.1: !tt.ptr<f32, 1 : i32>, %out_ptr: !tt.ptr<f32, 1 : i32>, %n: i32
+    CHECK: "tt.splat"(%src.stride)
     CHECK: arith.muli
-    CHECK: "tt.splat"(%arg0)
+    CHECK: "tt.splat"(%src.ptr)
     CHECK: "tt.load"
-    CHECK: "tt.splat"(%arg2)
-    CHECK: "tt.splat"(%arg3)
+    CHECK: "tt.splat"(%pair.0)
+    CHECK: "tt.splat"(%pair.1)
     """,
     make_case=_tuple_case, reference=_tuple_ref,
 )
@@ -407,7 +407,7 @@ SCALAR = kernel(
     """
     CHECK: "tt.load"({{.*}}) {{.*}}: (!tt.ptr<f32, 1 : i32>) -> f32
     CHECK: arith.mulf {{.*}} : f32
-    CHECK: scf.if %arg3 -> (f32)
+    CHECK: scf.if %flag -> (f32)
     CHECK: arith.constant 1.09951163E+12 : f32
     CHECK: "tt.get_num_programs"() {axis = 0 : i32}
     """,

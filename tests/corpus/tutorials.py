@@ -43,7 +43,7 @@ ADD = kernel(
     add_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32", "output_ptr": "*fp32", "n_elements": "i32"},
     {"BLOCK_SIZE": 256},
     """
-    CHECK: %arg0: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}
+    CHECK: %x_ptr: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}
     CHECK: "tt.get_program_id"() {axis = 0 : i32} : () -> i32
     CHECK: "tt.make_range"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
     CHECK: arith.cmpi slt

@@ -60,5 +60,5 @@ def test_divisibility_specialization(tmp_path: Path) -> None:
     text = tritonc.compile(k.fn, k.signature, k.constexprs,
                            divisible_by_16={"x_ptr", "n_elements"}).asm["ttir"]
     filecheck(text, """
-        CHECK: func.func public @add_kernel(%arg0: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32, 1 : i32>, %arg2: !tt.ptr<f32, 1 : i32>, %arg3: i32 {tt.divisibility = 16 : i32})
+        CHECK: func.func public @add_kernel(%x_ptr: !tt.ptr<f32, 1 : i32> {tt.divisibility = 16 : i32}, %y_ptr: !tt.ptr<f32, 1 : i32>, %output_ptr: !tt.ptr<f32, 1 : i32>, %n_elements: i32 {tt.divisibility = 16 : i32})
     """, tmp_path)

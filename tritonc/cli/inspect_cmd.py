@@ -101,7 +101,8 @@ def inspect_command(target_file: str, signature: str | None, constexpr_text: str
 def _describe(kernel) -> str:
     parts = []
     for p in kernel.params:
-        text = f"{p.name}: constexpr" if p.is_constexpr else p.name
+        kind = "constexpr" if p.is_constexpr else p.annotation_type
+        text = f"{p.name}: {kind}" if kind else p.name
         if p.has_default:
             text += f" = {p.default!r}"
         if p.do_not_specialize:
@@ -113,7 +114,8 @@ def _describe(kernel) -> str:
 @click.command("list")
 @click.argument("path", metavar="FILE.py")
 def list_command(path: str) -> None:
-    """The @jit kernels defined in FILE.py and their parameters (constexprs marked)."""
+    """The @jit kernels defined in FILE.py and their parameters (constexprs and dtype
+    annotations marked)."""
     from tritonc.runtime.jit import JITFunction
 
     try:

@@ -652,7 +652,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             symbol = f"{fn.__name__}__{name_prefix([t.type.scalar for t in tensors.values()])}" \
                      f"_{len(cache)}"
             func_op, block_args = builder.function(symbol, [v.type for v in tensors.values()],
-                                                   "private")
+                                                   "private", arg_names=list(tensors))
             inner = dict(scope)
             inner.update({k: tensor(a, v.type)
                           for (k, v), a in zip(tensors.items(), block_args, strict=True)})

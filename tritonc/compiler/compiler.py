@@ -5,7 +5,8 @@ The source is a @jit function with its specialization, or the file of any stage
 (`frontend.make_ttir`) first; a file starts at the stage after the one its extension
 names. The stages come from the target's backend (`backends/cuda/compiler.py`), in order
 ttir -> ttgir -> llir -> ptx -> cubin; each takes the previous stage's output, the
-metadata dict and the options, and `CompiledKernel.asm[ext]` keeps every output.
+metadata dict and the options, and `CompiledKernel.asm[ext]` keeps every output
+(the TTIR with the kernel's arguments named after its parameters: `ttir_text`).
 
 Options are one frozen value (`CUDAOptions`): pass `options=` or the keywords
 `num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`. A TTGIR file carries
@@ -74,13 +75,22 @@ def compile(src: JITFunction | str | os.PathLike,
     name = src.kernel_name(dict(spec.signature), dict(spec.constexprs), spec.divisible_by_16)
     module = make_ttir(src, spec, name=name)
     kernel = CompiledKernel(name)
-    kernel.asm["ttir"] = str(module)
+    kernel.asm["ttir"] = ttir_text(module)
     kernel.metadata.update(name=name, target=target, specialization=spec.key(),
                            **opts.as_dict())
     if backend_name == "ttir":
         return kernel
     _run_stages(module, None, kernel, parse_target_value(target), opts, override)
     return kernel
+
+
+def ttir_text(module: Any) -> str:
+    """A TTIR module as `asm["ttir"]` keeps it. A value whose location is a name prints
+    under that name: the kernel's arguments are `%x_ptr`, `%n` (its Python parameters)
+    rather than `%arg0`, `%arg1`. The text parses back like any other, without the
+    names, so the later stages print numbered arguments: compiled from the function or
+    resumed from its .ttir, they are the same text."""
+    return module.operation.get_asm(use_name_loc_as_prefix=True)
 
 
 def parse_target_value(target: str) -> Target:
@@ -144,4 +154,7 @@ def _run_stages(source: Any, done: str | None, kernel: CompiledKernel, target: T
                                                          context=mlir_loader.new_context())
         else:
             source = stages[name](source, kernel.metadata, options)
-        kernel.asm[name] = source if isinstance(source, (str, bytes)) else str(source)
+        if isinstance(source, (str, bytes)):
+            kernel.asm[name] = source
+        else:
+            kernel.asm[name] = ttir_text(source) if name == "ttir" else str(source)

@@ -8,6 +8,8 @@ any pointer argument of a parameter annotated `tl.const`, is a pointer to consta
 A tuple
 argument's type is a tuple (or NamedTuple) of type strings: it is passed as that many
 function arguments, in order, and rebuilt into a tuple (or NamedTuple) in the kernel.
+The function's arguments carry the parameters' names (`flatten_names`) as their
+locations, and the module's printed text (`compiler.ttir_text`) uses them.
 """
 
 from __future__ import annotations
@@ -49,6 +51,21 @@ def flatten_signature(entry: Any) -> list[str]:
     if descriptors.parse(entry) is not None:
         return descriptors.flat_types(entry)
     return [entry]
+
+
+def flatten_names(entry: Any, name: str) -> list[str]:
+    """The names of the function arguments `flatten_signature(entry)` types, for the
+    parameter `name`: the name itself, `t.0`, `t.1` for a tuple's items (`t.x` for a
+    NamedTuple's), `d`, `d.shape0`, `d.stride0` for a descriptor's parts."""
+    if isinstance(entry, (tuple, list)):
+        keys = getattr(entry, "_fields", None) or range(len(entry))
+        return [n for key, item in zip(keys, entry, strict=True)
+                for n in flatten_names(item, f"{name}.{key}")]
+    parts = descriptors.parse(entry)
+    if parts is not None:
+        dims = range(len(parts[1]))
+        return [name, *(f"{name}.shape{i}" for i in dims), *(f"{name}.stride{i}" for i in dims)]
+    return [name]
 
 
 def rebuild_value(entry: Any, values: Any, semantic: Semantic) -> Any:
@@ -108,13 +125,14 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
     if name is None:
         name = fn.kernel_name(dict(spec.signature), dict(spec.constexprs), spec.divisible_by_16)
     scope: dict[str, Any] = {}
-    runtime_params, arg_types, arg_attrs = [], [], []
+    runtime_params, arg_types, arg_attrs, arg_names = [], [], [], []
     for p in fn.params:
         if p.name in spec.constexprs:
             scope[p.name] = constexpr(spec.constexprs[p.name])
         elif p.name in spec.signature:
             runtime_params.append(p.name)
             entry = spec.signature[p.name]
+            arg_names += flatten_names(entry, p.name)
             for i, text in enumerate(flatten_signature(entry)):
                 try:
                     arg_types.append(parse_type(text))
@@ -135,7 +153,7 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
         builder.loc = ir.Location.file(fn.filename, fn.def_line, 1)
     try:
         func_op, args = builder.function(name, arg_types, "public",
-                                         arg_attrs if any(arg_attrs) else None)
+                                         arg_attrs if any(arg_attrs) else None, arg_names)
     except TypeError as e:
         raise _signature_error(fn, f"signature: {e}") from None
     values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args, strict=False))

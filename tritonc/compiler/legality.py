@@ -22,6 +22,7 @@ import numpy as np
 from tritonc.compiler.errors import CompilationError
 from tritonc.language.core import constexpr
 from tritonc.runtime.jit import JITFunction
+from tritonc.runtime.scalar_annotations import check_value
 
 _verdicts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -49,7 +50,8 @@ def _type_name(value: Any, name: str) -> Any:
 
 def interpreter_specialization(fn: JITFunction, bound: dict[str, Any]):
     """The specialization the interpreter runs a call under: every scalar stays a runtime
-    value (no constexpr for 1), typed as `backends/interpreter/launch.bind_value` types it."""
+    value (no constexpr for 1), typed as `backends/interpreter/launch.bind_value` types it
+    (or as its parameter's dtype annotation says)."""
     from tritonc.compiler.frontend import Specialization
 
     signature: dict[str, Any] = {}
@@ -58,6 +60,9 @@ def interpreter_specialization(fn: JITFunction, bound: dict[str, Any]):
         value = bound[p.name]
         if p.is_constexpr or isinstance(value, constexpr) or value is None:
             constexprs[p.name] = value.value if isinstance(value, constexpr) else value
+        elif p.annotation_type is not None:
+            check_value(p.annotation_type, value)
+            signature[p.name] = p.annotation_type
         else:
             signature[p.name] = _type_name(value, p.name)
     return Specialization(signature, constexprs)
@@ -70,7 +75,7 @@ def check_interpreted_launch(fn: JITFunction, bound: dict[str, Any]) -> None:
     try:
         spec = interpreter_specialization(fn, bound)
         key = (spec.key(), dependencies_key(fn))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return  # an argument the interpreter reports on its own
     verdicts = _verdicts.setdefault(fn, {})
     if key not in verdicts:

@@ -220,8 +220,11 @@ class MLIRBuilder:
 
     # -- structure (compiler only) ---------------------------------------------------------
     def function(self, name: str, arg_types: Sequence[T.base_type], visibility: str | None,
-                 arg_attrs: Sequence[dict] | None = None):
-        """A func.func with an entry block; the insertion point moves into it."""
+                 arg_attrs: Sequence[dict] | None = None,
+                 arg_names: Sequence[str] | None = None):
+        """A func.func with an entry block; the insertion point moves into it. Each of
+        `arg_names` becomes its argument's location (a NameLoc), which the TTIR printer
+        (`compiler.ttir_text`) uses as the argument's name."""
         with self.context, self.loc:
             ins = [self.ir_type(t) for t in arg_types]
             fn = func.FuncOp(name, (ins, []), visibility=visibility,
@@ -232,7 +235,9 @@ class MLIRBuilder:
                                      for k, v in attrs.items()})
                     for attrs in arg_attrs
                 ])
-            block = fn.add_entry_block()
+            locs = [ir.Location.name(n, childLoc=self.loc) for n in arg_names] \
+                if arg_names is not None else None
+            block = fn.add_entry_block(arg_locs=locs)
         self.ip = ir.InsertionPoint(block)
         return fn, list(block.arguments)
 

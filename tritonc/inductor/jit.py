@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from tritonc.runtime.jit import JITFunction as _BaseJITFunction
@@ -45,8 +45,8 @@ class JITFunction(_BaseJITFunction):
 
     def __init__(self, fn: Callable, **kwargs: Any) -> None:
         super().__init__(fn, **kwargs)
-        self.params = [InductorKernelParam(p.index, p.name, p.is_constexpr, p.default,
-                                           p.do_not_specialize, p.is_const) for p in self.params]
+        self.params = [InductorKernelParam(**{f.name: getattr(p, f.name) for f in fields(p)})
+                       for p in self.params]
         self.constexprs = [p.index for p in self.params if p.is_constexpr]
         self.used_global_vals: dict = {}
         self.repr = _repr

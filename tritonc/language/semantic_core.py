@@ -213,15 +213,23 @@ class SemanticCore:
         if rhs.dtype.is_ptr():
             lhs, rhs = rhs, lhs
         if lhs.dtype.is_ptr():
-            return self.binary("tt.addptr", lhs, rhs)
+            return self.binary("tt.addptr", lhs, self._pointer_offset(rhs))
         return self.binary("arith.addf" if lhs.dtype.is_floating() else "arith.addi", lhs, rhs)
+
+    def _pointer_offset(self, offset: tensor) -> tensor:
+        """An offset as `tt.addptr` takes it: addptr reads its offset as signed, so an
+        unsigned one narrower than 64 bits (a bool too) is zero-extended to int64 first."""
+        ty = offset.dtype
+        if (ty.is_int_unsigned() or ty.is_bool()) and ty.primitive_bitwidth < 64:
+            return self.cast(offset, T.int64)
+        return offset
 
     def sub(self, lhs, rhs) -> tensor:
         lhs, rhs = self.binary_operands(lhs, rhs, allow_ptr=True)
         if rhs.dtype.is_ptr():
             raise SemanticError("cannot subtract a pointer")
         if lhs.dtype.is_ptr():
-            return self.binary("tt.addptr", lhs, self.minus(rhs))
+            return self.binary("tt.addptr", lhs, self.minus(self._pointer_offset(rhs)))
         return self.binary("arith.subf" if lhs.dtype.is_floating() else "arith.subi", lhs, rhs)
 
     def mul(self, lhs, rhs) -> tensor:

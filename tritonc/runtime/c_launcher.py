@@ -44,18 +44,21 @@ from typing import Any
 from tritonc.runtime.cache import cache_dir, make_key
 
 # How each argument type is read from Python: (C type, conversion). Integers narrower
-# than 64 bits are range-checked; floats are converted with PyFloat_AsDouble.
+# than 64 bits are range-checked; an i1 is any 64-bit int, passed as 0 or 1 (true when
+# nonzero) in an int32; floats are converted with PyFloat_AsDouble, fp16 and bf16 then
+# rounded to nearest even (fp16 with PyFloat_Pack2, struct's rule: OverflowError for a
+# finite value beyond the type).
 _INT_RANGES = {
-    "i1": ("int32_t", "-2147483648LL", "2147483647LL"),
     "i8": ("int8_t", "-128LL", "127LL"), "i16": ("int16_t", "-32768LL", "32767LL"),
     "i32": ("int32_t", "-2147483648LL", "2147483647LL"),
-    "u1": ("uint32_t", "0LL", "4294967295LL"), "u8": ("uint8_t", "0LL", "255LL"),
+    "u8": ("uint8_t", "0LL", "255LL"),
     "u16": ("uint16_t", "0LL", "65535LL"), "u32": ("uint32_t", "0LL", "4294967295LL"),
 }
 
 _PRELUDE = r"""#define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef int CUresult;
 typedef void *CUfunction;
@@ -86,6 +89,31 @@ static int as_range(PyObject *o, long long lo, long long hi, int index, long lon
 static int as_double(PyObject *o, double *out) {
     *out = PyFloat_AsDouble(o);
     return !(*out == -1.0 && PyErr_Occurred());
+}
+
+static int as_fp16(PyObject *o, uint16_t *out) {
+    double d;
+    unsigned char bytes[2];
+    if (!as_double(o, &d)) return 0;
+#if PY_VERSION_HEX >= 0x030B0000
+    if (PyFloat_Pack2(d, (char *)bytes, 1) < 0) return 0;
+#else
+    if (_PyFloat_Pack2(d, bytes, 1) < 0) return 0;
+#endif
+    *out = (uint16_t)(bytes[0] | (bytes[1] << 8));
+    return 1;
+}
+
+static int as_bf16(PyObject *o, uint16_t *out) {
+    double d;
+    float f;
+    uint32_t bits;
+    if (!as_double(o, &d)) return 0;
+    f = (float)d;
+    if (f != f) { *out = 0x7FC0; return 1; }
+    memcpy(&bits, &f, sizeof bits);
+    *out = (uint16_t)((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+    return 1;
 }
 """
 
@@ -141,6 +169,11 @@ def _convert(index: int, ty: str | None) -> tuple[str, str | None]:
         return f"    unsigned long long {var};\n    if (!as_u64({arg}, &{var})) return NULL;", var
     if ty == "i64":
         return f"    long long {var};\n    if (!as_i64({arg}, &{var})) return NULL;", var
+    if ty in ("i1", "u1"):
+        return (f"    long long w{index};\n    if (!as_i64({arg}, &w{index})) return NULL;\n"
+                f"    int32_t {var} = w{index} != 0;"), var
+    if ty in ("fp16", "bf16"):
+        return (f"    uint16_t {var};\n    if (!as_{ty}({arg}, &{var})) return NULL;"), var
     if ty in ("fp32", "fp64"):
         ctype = "float" if ty == "fp32" else "double"
         return (f"    double d{index};\n    if (!as_double({arg}, &d{index})) return NULL;\n"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import operator
 import struct
 import threading
 from collections.abc import Sequence
@@ -179,17 +180,21 @@ class ArgPacker:
         self.pointers = (c_void_p * len(offsets))(*(base + off for off in offsets))
         self.kernel_params = ctypes.addressof(self.pointers) if offsets else None
         self._struct = struct.Struct(fmt)
-        bf16 = tuple(i for i, ty in enumerate(self.signature) if ty == "bf16")
-        if bf16:
-            self._bf16 = bf16
+        self._bf16 = tuple(i for i, ty in enumerate(self.signature) if ty == "bf16")
+        self._bools = tuple(i for i, ty in enumerate(self.signature) if ty in ("i1", "u1"))
+        if self._bf16 or self._bools:
             self.pack = self._pack_converting
         else:
             self.pack = functools.partial(self._struct.pack_into, self.buffer, 0)
 
     def _pack_converting(self, *values: float) -> None:
+        """Pack with bf16 values as their bits and i1 values as 0 or 1 (an int passed for
+        a `tl.int1` parameter is true when nonzero)."""
         converted = list(values)
         for i in self._bf16:
             converted[i] = _bf16_bits(converted[i])
+        for i in self._bools:
+            converted[i] = int(operator.index(converted[i]) != 0)
         self._struct.pack_into(self.buffer, 0, *converted)
 
 

@@ -2,8 +2,9 @@
 
 The specialization of a call maps each argument to a type string and a key, as Triton
 does: tensors become `*<dtype>`, integers `i32`/`i64`/`u64` by value, floats `fp32`,
-bools `i1`; None and constexprs join the constexpr values. What a value lets the
-compiler assume (divisible by 16, equal to 1) is the table of `specialization.py`.
+bools `i1`, and a parameter annotated with a dtype (`v: tl.int8`) that type; None and
+constexprs join the constexpr values. What a value lets the compiler assume (divisible
+by 16, equal to 1) is the table of `specialization.py`.
 Options (`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`, ...) become one
 `CUDAOptions` before anything is compiled, so a bad value fails with its name. The
 sm compiled for is the device's, unless the `arch` launch option or
@@ -32,8 +33,8 @@ from tritonc.backends.base import Target, get_backend
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.language.core import constexpr
 from tritonc.language.dtypes import dtype as tl_dtype
-from tritonc.runtime import descriptors, specialization
-from tritonc.runtime.cache import Cache, make_key
+from tritonc.runtime import descriptors, scalar_annotations, specialization
+from tritonc.runtime.cache import Cache, compiler_key, make_key
 
 TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
                 "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
@@ -83,6 +84,17 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
             continue
         if isinstance(value, tuple) and value and all(isinstance(v, constexpr) for v in value):
             constexprs[p.name] = tuple(v.value for v in value)  # a tuple of constexprs is one
+            continue
+        if p.annotation_type is not None:  # a typed scalar (scalar_annotations.py)
+            try:
+                scalar_annotations.check_value(p.annotation_type, value)
+            except (TypeError, OverflowError) as e:
+                raise type(e)(f"argument {p.name!r} of {fn.__name__}: {e}") from None
+            signature[p.name] = p.annotation_type
+            if (scalar_annotations.is_integer_type(p.annotation_type)
+                    and not p.do_not_specialize and not isinstance(value, bool)
+                    and specialization.is_divisible(int(value))):
+                divisible.add(p.name)
             continue
         if descriptors.is_descriptor(value):
             signature[p.name] = descriptors.signature_text(
@@ -192,8 +204,8 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
         name = fn.kernel_name(signature, constexprs, divisible)
     spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
                             sorted(divisible)], sort_keys=True)
-    key = make_key(COMPILER_VERSION, dependencies_key(fn), spec_text, name, options.hash(),
-                   get_backend(Target("cuda", arch)).hash())
+    key = make_key(COMPILER_VERSION, compiler_key(), dependencies_key(fn), spec_text, name,
+                   options.hash(), get_backend(Target("cuda", arch)).hash())
     from tritonc.aot.registry import aot_required, find_precompiled
 
     cache = Cache()

@@ -1,8 +1,9 @@
 """`@jit`: a Python function written in the Triton language, and its parameters.
 
 A `JITFunction` holds the function's source, its parameters (which are constexpr,
-which have defaults) and its options. The code generator reads it to emit TTIR (or to
-run it in the interpreter); `kernel[grid](...)` hands it to a launcher (`launch.py`).
+which have defaults, which are typed by a dtype annotation) and its options. The code
+generator reads it to emit TTIR (or to run it in the interpreter); `kernel[grid](...)`
+hands it to a launcher (`launch.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from tritonc.runtime.scalar_annotations import annotation_type
+
 
 @dataclass(frozen=True)
 class KernelParam:
@@ -28,6 +31,7 @@ class KernelParam:
     default: Any
     do_not_specialize: bool
     is_const: bool = False
+    annotation_type: str | None = None  # `i8` for `v: tl.int8` (scalar_annotations.py)
 
     @property
     def has_default(self) -> bool:
@@ -149,7 +153,8 @@ class JITFunction:
         skip = {d if isinstance(d, str) else list(sig.parameters)[d] for d in do_not_specialize}
         self.params = [
             KernelParam(i, p.name, _is_annotation(p.annotation, "constexpr"), p.default,
-                        p.name in skip, _is_annotation(p.annotation, "const"))
+                        p.name in skip, _is_annotation(p.annotation, "const"),
+                        annotation_type(p.annotation))
             for i, p in enumerate(sig.parameters.values())
         ]
         self.arg_names = [p.name for p in self.params]

@@ -3,8 +3,9 @@
 Tensor arguments (torch tensors on any device, or numpy arrays) are registered with
 the interpreter's `Memory`; tensors on a GPU are copied to the host, the kernel runs,
 and they are copied back, as Triton's interpreter does. Every load and store is
-checked against these buffers. A fault inside the kernel is re-raised with the
-kernel's name and the source line.
+checked against these buffers. A scalar passed for a parameter annotated with a dtype
+(`v: tl.int8`) is converted to that type. A fault inside the kernel is re-raised with
+the kernel's name and the source line.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tritonc.language.builtins import tensor_descriptor
 from tritonc.language.core import const_argument, constexpr, tensor
 from tritonc.language.semantic import Semantic
 from tritonc.runtime.gpu_launch import tensor_type_name
+from tritonc.runtime.scalar_annotations import check_value
 from tritonc.tools.tensor_descriptor import TensorDescriptor as HostTensorDescriptor
 
 # numpy views of dtypes numpy lacks: the interpreter keeps their raw bits
@@ -75,6 +77,18 @@ def bind_value(value: Any, name: str, builder: NumpyBuilder, copies: list) -> An
     raise TypeError(f"argument {name!r}: unsupported type {type(value).__name__}")
 
 
+def bind_typed_scalar(value: Any, name: str, type_name: str, builder: NumpyBuilder) -> tensor:
+    """The argument of a parameter annotated with a dtype: `value` converted to it."""
+    try:
+        number = check_value(type_name, value)
+    except (TypeError, OverflowError) as e:
+        raise type(e)(f"argument {name!r}: {e}") from None
+    if type_name == "bf16":  # rounded through fp32, as the GPU launchers pack it
+        number = float(np.float32(number))
+    ty = T.from_name(type_name)
+    return tensor(builder.constant(number, ty), ty)
+
+
 def _bind_descriptor(desc: HostTensorDescriptor, name: str, builder: NumpyBuilder,
                      copies: list) -> tensor_descriptor:
     """A host `TensorDescriptor` as the kernel sees it: a device tensor descriptor."""
@@ -101,9 +115,13 @@ def bind_arguments(fn, bound: dict[str, Any], builder: NumpyBuilder,
             scope[p.name] = constexpr(value)
             continue
         try:
-            arg = bind_value(value, p.name, builder, copies)
-        except TypeError as e:
-            raise TypeError(f"{e} (in a call of {fn.__name__})") from None
+            if p.annotation_type is not None and not isinstance(value, constexpr) \
+                    and value is not None:
+                arg = bind_typed_scalar(value, p.name, p.annotation_type, builder)
+            else:
+                arg = bind_value(value, p.name, builder, copies)
+        except (TypeError, OverflowError) as e:
+            raise type(e)(f"{e} (in a call of {fn.__name__})") from None
         scope[p.name] = const_argument(arg) if p.is_const else arg
     return scope
 
