@@ -13,6 +13,8 @@ Takes TTIR or TTGIR; gives the same IR with
   attributes and result types) in a block that the earlier one dominates (the same
   block, or a region nested in it) replaced by the earlier one;
 - every pure op whose results are unused erased;
+- a `tt.trans` of a `tt.trans` taken from the inner one's source with the composed
+  order, or replaced by that source when the two cancel (`x.T.T`);
 - then upstream `canonicalize, cse` over the whole module; repeated until nothing changes.
 
 Before:
@@ -74,6 +76,35 @@ def _cse_block(block, scope: dict, merged: list) -> None:
                 _cse_block(inner, {} if op.name in ISOLATED else dict(scope), merged)
 
 
+def _fold_transposes(module) -> None:
+    from mlir import ir
+
+    found = []
+
+    def visit(op):
+        if op.name == "tt.trans" and not isinstance(op.operands[0].owner, ir.Block) and \
+                op.operands[0].owner.name == "tt.trans":
+            found.append(op.operation)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for outer in found:
+        _fold_transpose(ir, outer)
+
+
+def _fold_transpose(ir, outer) -> None:
+    with outer.context:
+        inner = outer.operands[0].owner
+        source, result = inner.operands[0], outer.results[0]
+        order = [list(ir.DenseI32ArrayAttr(inner.attributes["order"]))[i]
+                 for i in ir.DenseI32ArrayAttr(outer.attributes["order"])]
+        if order == sorted(order) and source.type == result.type:
+            result.replace_all_uses_with(source)
+        elif ir.RankedTensorType(result.type).encoding is None:
+            outer.operands[0] = source
+            outer.attributes["order"] = ir.DenseI32ArrayAttr.get(order)
+
+
 def _pure_ops(module) -> list:
     from mlir import ir
 
@@ -126,6 +157,7 @@ def cleanup(module, upstream: bool = True) -> int:
         for region in module.operation.regions:
             for block in region.blocks:
                 _cse_block(block, {}, merged)
+        _fold_transposes(module)
         _dce(module)
         if upstream:
             PassManager.parse("builtin.module(canonicalize, cse)",

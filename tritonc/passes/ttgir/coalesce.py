@@ -30,8 +30,8 @@ Loads keep their layout: the gaps between their scalar accesses are served from 
 Which dimension a pointer runs along comes from its strides: per dimension, how many
 elements the address moves per step of the index (`_strides`), known through ranges,
 splats, expand_dims, broadcasts, adds, and products with constants; the width an access
-may take, from the per-dimension axis analysis (`AxisAlong`). In kernels with a `tt.dot`
-only stores are rewritten (their loads feed the tensor-core pipelines).
+may take, from the per-dimension axis analysis (`AxisAlong`). Loads that feed a `tt.dot`
+(directly or through `tt.trans`) are left to operand-order and the pipeliner.
 Option: `num_warps`.
 """
 
@@ -152,6 +152,14 @@ def _memory_ops(ir, module) -> tuple[list, bool]:
     return found, has_dot
 
 
+def _feeds_a_dot(value) -> bool:
+    """Whether `value` is used as a `tt.dot` operand, directly or through `tt.trans`
+    (operand-order and the pipeliner lay those tiles out)."""
+    return any(u.owner.name == "tt.dot" or (u.owner.name == "tt.trans" and
+                                           _feeds_a_dot(u.owner.results[0]))
+               for u in value.uses)
+
+
 def _transposed(ir, op, layout: BlockedLayout, num_warps: int, memo: dict, along: AxisAlong):
     """The layout for an access whose addresses run along another dimension than its
     layout's fastest, with as many elements per thread along it as one aligned access
@@ -208,7 +216,7 @@ def coalesce(module, num_warps: int) -> None:
             layout = parse_layout(str(tensor.encoding))
             if not isinstance(layout, BlockedLayout):
                 continue
-            if has_dot and op.name == "tt.load":
+            if has_dot and op.name == "tt.load" and _feeds_a_dot(op.results[0]):
                 continue
             target = _transposed(ir, op, layout, num_warps, memo, along) or \
                 _unaligned_store(ir, op, layout, num_warps, axis)
