@@ -185,15 +185,16 @@ def _transposed(ir, op, layout: BlockedLayout, num_warps: int, memo: dict, along
 
 def _unaligned_store(ir, op, layout: BlockedLayout, num_warps: int, axis: AxisAnalysis):
     """The layout for a store along the last dimension whose aligned width is below the
-    elements per thread of its layout; None for every other access."""
+    elements per thread of its layout, up to one 16-byte vector; None for every other
+    access."""
     ptr = op.operands[0]
     tensor = ir.RankedTensorType(ptr.type)
     last = tensor.rank - 1
     if op.name != "tt.store" or layout.order[0] != last:
         return None
-    width = aligned_width(axis, ptr, element_bytes(ir.RankedTensorType(op.operands[1].type)
-                                                   .element_type))
-    if width is None or width >= layout.size_per_thread[last]:
+    elt = element_bytes(ir.RankedTensorType(op.operands[1].type).element_type)
+    width = aligned_width(axis, ptr, elt)
+    if width is None or width >= min(layout.size_per_thread[last], max(1, 16 // elt)):
         return None
     return BlockedLayout.default(tuple(tensor.shape), num_warps, width, layout.order)
 
