@@ -24,6 +24,7 @@ import tritonc.language as tl
 from tritonc.runtime import c_launcher, gpu_launch
 from tritonc.runtime.driver import _FORMATS, _PROTOTYPES, Driver
 from tritonc.runtime.gpu_launch import CompiledLaunch
+from tritonc.runtime.specialization import ConstantItem
 
 FAKE_LIBCUDA = """
 #include <stdint.h>
@@ -74,7 +75,7 @@ class Fake:
         for i, ty in enumerate(types):
             sizes[i] = 8 if ty.startswith("*") else struct.calcsize("<" + _FORMATS[ty])
         launcher = self.driver.launcher(0x1000, types, (32 * num_warps, 1, 1), 0)
-        return CompiledLaunch(launcher, list(signature), num_warps, {})
+        return CompiledLaunch(launcher, signature, num_warps, {})
 
     def last(self) -> dict:
         n = ctypes.c_int.in_dll(self.lib, "n_params").value
@@ -92,7 +93,7 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fake:
     monkeypatch.setattr(gpu_launch, "_compile_and_load", fake.compile)
     monkeypatch.setattr(gpu_launch, "_check_devices", lambda fn, bound: None)
     monkeypatch.setattr(gpu_launch, "stream_functions", lambda: (lambda device: 0x5, lambda: 0))
-    for kernel in (tiny_kernel, mixed_kernel, typed_kernel):
+    for kernel in (tiny_kernel, mixed_kernel, typed_kernel, nested_kernel):
         for name in ("_fast_kernels", "_gpu_kernels", "_grid_launchers"):
             kernel.__dict__.pop(name, None)
     return fake
@@ -282,6 +283,35 @@ def test_annotated_scalars_reach_the_driver_as_their_types(fake: Fake) -> None:
                          "flag": "i1"}
     assert constexprs == {"n": 1}
     assert typed_kernel.__dict__["_fast_kernels"]
+
+
+@triton.jit
+def nested_kernel(x_ptr, items, f, n):
+    pass
+
+
+def _same_name(k: int):
+    K = tl.constexpr(k)
+
+    @triton.jit
+    def helper(x):
+        return x + K
+
+    return helper
+
+
+def test_constant_items_of_tuples_take_no_argument(fake: Fake) -> None:
+    t, u = tensors()[:2]
+    bits = struct.unpack("<I", struct.pack("<f", 2.5))[0]
+    first, second = _same_name(1), _same_name(2)
+    for f in (first, first, second):
+        nested_kernel[(1,)](t, (u, (7, None, 1, tl.constexpr(4)), 2.5), f, 100)
+        assert fake.last()["params"] == [t.data_ptr(), u.data_ptr(), 7, bits, 100]
+    assert len(fake.compiled) == 2  # one per @jit function, though both are `helper`
+    signature, constexprs, _, _ = fake.compiled[0]
+    assert signature["items"] == ("*fp32", ("i32", ConstantItem(None), ConstantItem(1),
+                                            ConstantItem(4)), "fp32")
+    assert constexprs == {"f": first}
 
 
 def test_python_side_cost_per_launch(fake: Fake) -> None:

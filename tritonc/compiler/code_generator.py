@@ -497,6 +497,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             if attr is None:
                 raise self.error(node, f"tensor has no attribute {name!r}")
             return getattr(base, name)
+        if isinstance(base, constexpr) and name == "type" and not hasattr(base.value, "type"):
+            return base.type  # tl.constexpr_type, as Triton gives a constexpr's type
         obj = _unwrap(base)
         if not hasattr(obj, name):
             what = "None" if obj is None else type(obj).__name__

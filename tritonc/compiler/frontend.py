@@ -8,6 +8,9 @@ any pointer argument of a parameter annotated `tl.const`, is a pointer to consta
 A tuple
 argument's type is a tuple (or NamedTuple) of type strings: it is passed as that many
 function arguments, in order, and rebuilt into a tuple (or NamedTuple) in the kernel.
+An item known at compile time (None, a constexpr, a @jit function) is a
+`specialization.ConstantItem` of the tuple's type, which takes no function argument:
+the kernel sees a constexpr there.
 The function's arguments carry the parameters' names (`flatten_names`) as their
 locations, and the module's printed text (`compiler.ttir_text`) uses them.
 """
@@ -45,9 +48,12 @@ def parse_type(text: str) -> T.base_type:
 
 def flatten_signature(entry: Any) -> list[str]:
     """The type strings of one signature entry; a tuple (or NamedTuple) entry is flattened
-    in order, so a tuple argument becomes several function arguments."""
+    in order, so a tuple argument becomes several function arguments; a constant item
+    (`ConstantItem`) takes none."""
     if isinstance(entry, (tuple, list)):
         return [t for item in entry for t in flatten_signature(item)]
+    if isinstance(entry, specialization.ConstantItem):
+        return []
     if descriptors.parse(entry) is not None:
         return descriptors.flat_types(entry)
     return [entry]
@@ -61,6 +67,8 @@ def flatten_names(entry: Any, name: str) -> list[str]:
         keys = getattr(entry, "_fields", None) or range(len(entry))
         return [n for key, item in zip(keys, entry, strict=True)
                 for n in flatten_names(item, f"{name}.{key}")]
+    if isinstance(entry, specialization.ConstantItem):
+        return []
     parts = descriptors.parse(entry)
     if parts is not None:
         dims = range(len(parts[1]))
@@ -70,13 +78,15 @@ def flatten_names(entry: Any, name: str) -> list[str]:
 
 def rebuild_value(entry: Any, values: Any, semantic: Semantic) -> Any:
     """The kernel-side value of one signature entry from its flattened `values` iterator:
-    a tensor, a tensor descriptor made from its base, shape and strides, or a tuple /
-    NamedTuple of the same structure as `entry`."""
+    a tensor, a tensor descriptor made from its base, shape and strides, a constexpr for
+    a constant item, or a tuple / NamedTuple of the same structure as `entry`."""
     if isinstance(entry, (tuple, list)):
         items = [rebuild_value(item, values, semantic) for item in entry]
         if hasattr(entry, "_fields"):
             return type(entry)(*items)
         return tuple(items)
+    if isinstance(entry, specialization.ConstantItem):
+        return constexpr(entry.value)
     parts = descriptors.parse(entry)
     if parts is not None:
         _, block, padding = parts

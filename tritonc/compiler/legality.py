@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from tritonc.compiler.errors import CompilationError
-from tritonc.language.core import constexpr
 from tritonc.runtime.jit import JITFunction
 from tritonc.runtime.scalar_annotations import check_value
+from tritonc.runtime.specialization import ConstantItem, constant_value, is_constant_value
 
 _verdicts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -34,6 +34,8 @@ def _type_name(value: Any, name: str) -> Any:
     if isinstance(value, tuple):
         items = tuple(_type_name(v, f"{name}[{i}]") for i, v in enumerate(value))
         return type(value)(*items) if hasattr(value, "_fields") else items
+    if is_constant_value(value):  # an item of a tuple (a parameter's is a constexpr)
+        return ConstantItem(constant_value(value))
     if hasattr(value, "data_ptr") or isinstance(value, np.ndarray):
         return "*" + tensor_type_name(value)
     if isinstance(value, (bool, np.bool_)):
@@ -58,8 +60,8 @@ def interpreter_specialization(fn: JITFunction, bound: dict[str, Any]):
     constexprs: dict[str, Any] = {}
     for p in fn.params:
         value = bound[p.name]
-        if p.is_constexpr or isinstance(value, constexpr) or value is None:
-            constexprs[p.name] = value.value if isinstance(value, constexpr) else value
+        if p.is_constexpr or is_constant_value(value):
+            constexprs[p.name] = constant_value(value)
         elif p.annotation_type is not None:
             check_value(p.annotation_type, value)
             signature[p.name] = p.annotation_type

@@ -9,6 +9,7 @@ from tritonc.language.core import const, constexpr, tensor
 from tritonc.language.dtypes import (
     bfloat16,
     block_type,
+    constexpr_type,
     dtype,
     float8e4b8,
     float8e4b15,

@@ -56,6 +56,12 @@ class constexpr:
     def __repr__(self) -> str:
         return f"constexpr[{self.value!r}]"
 
+    @property
+    def type(self) -> T.constexpr_type:
+        """The type of a compile-time value: `isinstance(x.type, tl.constexpr_type)` tells
+        a constexpr from a tensor, as in Triton."""
+        return T.constexpr_type(self.value)
+
     def __hash__(self) -> int:
         return hash(self.value)
 

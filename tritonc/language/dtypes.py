@@ -1,4 +1,5 @@
-"""The types of the Triton language: scalars, pointers, blocks (tensors) and descriptors.
+"""The types of the Triton language: scalars, pointers, blocks (tensors), descriptors, tuples
+and the type of a constexpr.
 
 A `dtype` is a scalar type named as Triton names it (`fp32`, `int8`, `uint64`,
 `fp8e4nv`, ...). `pointer_type(dtype)` is a pointer to it, `block_type(dtype, shape)`
@@ -300,6 +301,22 @@ class tensor_descriptor_type(base_type):
 
     def __repr__(self) -> str:
         return f"tensor_descriptor<{self.block_type}>"
+
+
+class constexpr_type(base_type):
+    """The type of a constexpr (`x.type` of a `tl.constexpr`), holding its value."""
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(("constexpr", repr(self.value)))
+
+    def __repr__(self) -> str:
+        return f"constexpr_type[{self.value!r}]"
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,11 @@
 
 The specialization of a call maps each argument to a type string and a key, as Triton
 does: tensors become `*<dtype>`, integers `i32`/`i64`/`u64` by value, floats `fp32`,
-bools `i1`, and a parameter annotated with a dtype (`v: tl.int8`) that type; None and
-constexprs join the constexpr values. What a value lets the compiler assume (divisible
-by 16, equal to 1) is the table of `specialization.py`.
+bools `i1`, and a parameter annotated with a dtype (`v: tl.int8`) that type; None,
+constexprs, @jit functions and dtypes join the constexpr values. A tuple's entry is the
+tuple of its items' entries, a constant item standing for itself (`ConstantItem`).
+What a value lets the compiler assume (divisible by 16, equal to 1) is the table of
+`specialization.py`.
 Options (`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`, ...) become one
 `CUDAOptions` before anything is compiled, so a bad value fails with its name. The
 sm compiled for is the device's, unless the `arch` launch option or
@@ -14,14 +16,16 @@ than the device's compiles without loading the kernel.
 Two caches sit in front of the compiler: a dict per kernel keyed by the call's
 specialization (in front of it, the generated hot path of `launch.py` keeps its own
 dict of launch entries, see `fast_entry`), and the on-disk cache keyed
-by a hash of the kernel's source and its @jit callees, the constexpr globals it reads,
-the specialization, the options, the target and the compiler version. A disk hit loads
-the cubin without importing MLIR.
+by a hash of the kernel's source and its @jit callees, the constexprs and dtypes it
+reads from its closure and globals, the specialization (a @jit function passed as an
+argument by the same hash of its own), the options, the target and the compiler
+version. A disk hit loads the cubin without importing MLIR.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import re
 from collections.abc import Callable
@@ -35,6 +39,7 @@ from tritonc.language.core import constexpr
 from tritonc.language.dtypes import dtype as tl_dtype
 from tritonc.runtime import descriptors, scalar_annotations, specialization
 from tritonc.runtime.cache import Cache, compiler_key, make_key
+from tritonc.runtime.jit import JITFunction
 
 TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
                 "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
@@ -71,19 +76,50 @@ def _scalar_type(value: Any) -> str:
     raise TypeError(f"unsupported argument type {type(value).__name__}")
 
 
+def _tuple_entry(value: Any, specialize: bool) -> Any:
+    """The signature entry of a tuple argument (or of one of its items): the same
+    structure, with each item's type, or a `ConstantItem` for a constant item (an int
+    equal to 1 is one, unless the parameter is not specialized)."""
+    if isinstance(value, tuple):
+        items = [_tuple_entry(v, specialize) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if specialization.is_constant_value(value):
+        return specialization.ConstantItem(specialization.constant_value(value))
+    if specialization.specialize_value(value, specialize) is specialization.EQUAL_TO_1:
+        return specialization.ConstantItem(1)
+    if descriptors.is_descriptor(value):
+        return descriptors.signature_text(tensor_type_name(value.base), value.block_shape,
+                                          value.padding)
+    return _scalar_type(value)
+
+
+def _is_constant_entry(entry: Any) -> bool:
+    """Whether a tuple entry is made of constant items only."""
+    if isinstance(entry, tuple):
+        return all(_is_constant_entry(e) for e in entry)
+    return isinstance(entry, specialization.ConstantItem)
+
+
+def _unwrap_items(entry: Any) -> Any:
+    """The value of a tuple entry of constant items only."""
+    if isinstance(entry, tuple):
+        items = [_unwrap_items(e) for e in entry]
+        return type(entry)(*items) if hasattr(entry, "_fields") else tuple(items)
+    return entry.value
+
+
 def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], set[str]]:
     """(signature, constexprs, names divisible by 16) of one call. A tuple argument's
-    signature entry is the tuple of its elements' types (passed flattened)."""
+    signature entry is the tuple of its items' types (passed flattened), with a
+    `ConstantItem` for each constant item (None, a constexpr, a @jit function); a
+    tuple of constants only is a constexpr."""
     signature: dict[str, Any] = {}
     constexprs: dict[str, Any] = {}
     divisible: set[str] = set()
     for p in fn.params:
         value = bound[p.name]
-        if p.is_constexpr or isinstance(value, constexpr) or value is None:
-            constexprs[p.name] = value.value if isinstance(value, constexpr) else value
-            continue
-        if isinstance(value, tuple) and value and all(isinstance(v, constexpr) for v in value):
-            constexprs[p.name] = tuple(v.value for v in value)  # a tuple of constexprs is one
+        if p.is_constexpr or specialization.is_constant_value(value):
+            constexprs[p.name] = specialization.constant_value(value)
             continue
         if p.annotation_type is not None:  # a typed scalar (scalar_annotations.py)
             try:
@@ -96,15 +132,21 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
                     and specialization.is_divisible(int(value))):
                 divisible.add(p.name)
             continue
+        if isinstance(value, tuple):
+            try:
+                entry = _tuple_entry(value, not p.do_not_specialize)
+            except (TypeError, OverflowError) as e:
+                raise type(e)(f"argument {p.name!r} of {fn.__name__}: {e}") from None
+            if value and _is_constant_entry(entry):
+                constexprs[p.name] = _unwrap_items(entry)
+            else:
+                signature[p.name] = entry
+            continue
         if descriptors.is_descriptor(value):
             signature[p.name] = descriptors.signature_text(
                 tensor_type_name(value.base), value.block_shape, value.padding)
             if not p.do_not_specialize and specialization.is_divisible(value.base.data_ptr()):
                 divisible.add(p.name)  # the base pointer alone (see descriptors.py)
-            continue
-        if isinstance(value, tuple):
-            types = tuple(_scalar_type(v) for v in value)
-            signature[p.name] = type(value)(*types) if hasattr(value, "_fields") else types
             continue
         try:
             signature[p.name] = _scalar_type(value)
@@ -120,15 +162,27 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
 
 
 def _flatten(entry: Any) -> list:
-    """Signature entries (or argument values) as the kernel's arguments: tuples item by
-    item, host tensor descriptors as their base, shape and strides."""
+    """The types of the kernel's arguments of signature entries: tuples item by item
+    (a constant item takes none), descriptors as their base, shape and strides."""
     if isinstance(entry, tuple):
         return [x for e in entry for x in _flatten(e)]
+    if isinstance(entry, specialization.ConstantItem):
+        return []
     if descriptors.parse(entry) is not None:
         return descriptors.flat_types(entry)
-    if descriptors.is_descriptor(entry):
-        return descriptors.flat_values(entry)
     return [entry]
+
+
+def argument_values(entry: Any, value: Any) -> list:
+    """The kernel's arguments of one argument `value` of signature entry `entry`, as
+    `_flatten(entry)` types them."""
+    if isinstance(entry, tuple):
+        return [x for e, v in zip(entry, value, strict=True) for x in argument_values(e, v)]
+    if isinstance(entry, specialization.ConstantItem):
+        return []
+    if descriptors.is_descriptor(value):
+        return descriptors.flat_values(value)
+    return [value]
 
 
 def _arg_key(value: Any) -> Any:
@@ -146,27 +200,53 @@ def _arg_key(value: Any) -> Any:
     if descriptors.is_descriptor(value):
         return ("d", value.base.dtype, tuple(value.block_shape), value.padding,
                 specialization.is_divisible(value.base.data_ptr()))
-    if isinstance(value, constexpr):
-        return ("c", repr(value.value))
-    return ("c", repr(value))
+    return constant_key(value)
+
+
+def constant_key(value: Any) -> tuple:
+    """The in-memory key part of a constant argument: a @jit function by identity (two
+    functions may share a name), anything else by its repr."""
+    value = specialization.constant_value(value)
+    if isinstance(value, JITFunction):
+        return ("j", value)
+    return ("c", type(value).__name__, repr(value))
+
+
+def constant_text(value: Any) -> str:
+    """The disk-cache key text of a constant: a @jit function by the hash of its source
+    and its callees' (`dependencies_key`), tuples item by item, others by their repr."""
+    if isinstance(value, specialization.ConstantItem):
+        value = value.value
+    if isinstance(value, JITFunction):
+        return f"@jit:{dependencies_key(value)}"
+    if isinstance(value, tuple):
+        return f"{type(value).__name__}({', '.join(constant_text(v) for v in value)})"
+    return repr(value)
 
 
 def dependencies_key(fn, seen: set | None = None) -> str:
-    """A hash of `fn`'s source, its @jit callees' sources and the constexpr globals it reads."""
-    from tritonc.runtime.jit import JITFunction
-
+    """A hash of `fn`'s source, its @jit callees' sources and the constexprs and dtypes it
+    reads from its closure and its globals (looked up in that order, as the code
+    generator does)."""
     seen = seen if seen is not None else set()
     if fn in seen:
         return ""
     seen.add(fn)
+    scopes = [fn.__globals__]
+    if getattr(fn.fn, "__closure__", None):
+        scopes.insert(0, inspect.getclosurevars(fn.fn).nonlocals)
     parts = [fn.src]
     for node in ast.walk(fn.parse()):
-        if isinstance(node, ast.Name) and node.id in fn.__globals__:
-            value = fn.__globals__[node.id]
-            if isinstance(value, JITFunction) and not value.__module__.startswith("tritonc."):
-                parts.append(dependencies_key(value, seen))
-            elif isinstance(value, constexpr):
-                parts.append(f"{node.id}={value.value!r}")
+        if not isinstance(node, ast.Name):
+            continue
+        scope = next((table for table in scopes if node.id in table), None)
+        value = scope[node.id] if scope is not None else None
+        if isinstance(value, JITFunction) and not value.__module__.startswith("tritonc."):
+            parts.append(dependencies_key(value, seen))
+        elif isinstance(value, constexpr):
+            parts.append(f"{node.id}={value.value!r}")
+        elif isinstance(value, tl_dtype):
+            parts.append(f"{node.id}={value!r}")
     return make_key(*parts)
 
 
@@ -175,12 +255,16 @@ class CompiledLaunch:
     """A loaded kernel and how to call it."""
 
     launcher: Any
-    runtime_params: list[str]
+    signature: dict[str, Any]  # the runtime parameters' signature entries, in order
     num_warps: int
     metadata: dict
     c_launcher: Any = field(default=None, repr=False, compare=False)  # built on first launch
     asm: dict = field(default_factory=dict, repr=False, compare=False)  # stage -> text
     name: str = ""
+
+    @property
+    def runtime_params(self) -> list[str]:
+        return list(self.signature)
 
     def kernel_launcher(self) -> Any:
         """The kernel's `c_launcher.KernelLauncher` (C extension, else ctypes), built once."""
@@ -202,8 +286,8 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
     never imports MLIR. `name` is the kernel's name (`fn.kernel_name`), part of the key."""
     if name is None:
         name = fn.kernel_name(signature, constexprs, divisible)
-    spec_text = json.dumps([signature, {k: repr(v) for k, v in constexprs.items()},
-                            sorted(divisible)], sort_keys=True)
+    spec_text = json.dumps([signature, {k: constant_text(v) for k, v in constexprs.items()},
+                            sorted(divisible)], sort_keys=True, default=constant_text)
     key = make_key(COMPILER_VERSION, compiler_key(), dependencies_key(fn), spec_text, name,
                    options.hash(), get_backend(Target("cuda", arch)).hash())
     from tritonc.aot.registry import aot_required, find_precompiled
@@ -277,7 +361,7 @@ def _compile_for_other_arch(fn, bound: dict[str, Any],
         return None
     compile_options = launch_options(options)
     signature, _, metadata, name, asm = _compiled_entry(fn, bound, compile_options, arch)
-    return CompiledLaunch(None, list(signature), compile_options.num_warps, metadata, asm=asm,
+    return CompiledLaunch(None, signature, compile_options.num_warps, metadata, asm=asm,
                           name=name)
 
 
@@ -297,7 +381,7 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
         driver.set_max_dynamic_shared(function, shared)
     launcher = driver.launcher(function, _flatten(tuple(signature.values())),
                                (32 * num_warps, 1, 1), shared)
-    return CompiledLaunch(launcher, list(signature), num_warps, metadata, asm=asm,
+    return CompiledLaunch(launcher, signature, num_warps, metadata, asm=asm,
                           name=name)
 
 
@@ -376,7 +460,7 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
             "programs resident at once) are not supported on the GPU yet; the interpreter "
             "runs them")
 
-    key = (tuple(("c", type(v).__name__, repr(v)) if p.is_constexpr else _arg_key(v)
+    key = (tuple(constant_key(v) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),
            tuple(options.get(name) for name in COMPILE_OPTIONS), options.get("arch"),
            code_knobs())
@@ -391,8 +475,8 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
     if warmup:
         return compiled
     args = []
-    for name in compiled.runtime_params:
-        for value in _flatten((bound[name],)):
+    for name, entry in compiled.signature.items():
+        for value in argument_values(entry, bound[name]):
             args.append(value.data_ptr() if hasattr(value, "data_ptr") else value)
     stream = options.get("stream")
     if stream is None:

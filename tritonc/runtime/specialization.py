@@ -4,6 +4,14 @@
     div16      pointers, integers  address/value % 16 == 0  `tt.divisibility = 16`  `:16`
     equal_to_1 integers            value == 1            a constexpr 1                `:1`
 
+Some values are constants whatever the parameter (`is_constant_value`): None, a
+`tl.constexpr`, a @jit function and a language dtype. Passed for a parameter, such a
+value is a constexpr; as an item of a tuple argument it is a `ConstantItem` of the
+tuple's signature entry, which takes no function argument: the kernel sees the item as
+a constexpr, and the other items are passed (a tuple of constants only is a constexpr).
+An int item equal to 1 is a `ConstantItem` too (the equal_to_1 rule); div16 is not
+applied to items.
+
 Everything that specializes reads this module: the runtime's signature of a call and its
 launch keys (`gpu_launch.py`, the generated hot path of `launch.py`), the disk-cache key
 (`Specialization.key()` of the frontend), the `tt.divisibility` attribute the frontend
@@ -111,3 +119,34 @@ def specialize_value(value: Any, specialize: bool = True) -> Rule | None:
 def signature_text(type_name: str, divisible: bool) -> str:
     """A signature entry as `Specialization.key()` and AOT signatures write it."""
     return f"{type_name}{DIV16.suffix if divisible else ''}"
+
+
+def is_constant_value(value: Any) -> bool:
+    """Whether an argument (or a tuple argument's item) is compiled as a constant: None,
+    a `tl.constexpr`, a @jit function or a language dtype."""
+    from tritonc.language.core import constexpr
+    from tritonc.language.dtypes import dtype
+    from tritonc.runtime.jit import JITFunction
+
+    return value is None or isinstance(value, (constexpr, JITFunction, dtype))
+
+
+def constant_value(value: Any) -> Any:
+    """The value a constant argument stands for (a `tl.constexpr`'s own value)."""
+    from tritonc.language.core import constexpr
+
+    return value.value if isinstance(value, constexpr) else value
+
+
+@dataclass(frozen=True)
+class ConstantItem:
+    """A constant item (`is_constant_value`) in the signature entry of a tuple argument:
+    the kernel gets `constexpr(value)` there, and no function argument is passed for it."""
+
+    value: Any
+
+    def __repr__(self) -> str:
+        value = self.value
+        if hasattr(value, "source_hash"):  # a @jit function: named with its source
+            return f"constexpr[{value.__qualname__}:{value.source_hash()[:16]}]"
+        return f"constexpr[{value!r}]"

@@ -27,6 +27,7 @@ from tritonc.language.core import const_argument, constexpr, tensor
 from tritonc.language.semantic import Semantic
 from tritonc.runtime.gpu_launch import tensor_type_name
 from tritonc.runtime.scalar_annotations import check_value
+from tritonc.runtime.specialization import is_constant_value
 from tritonc.tools.tensor_descriptor import TensorDescriptor as HostTensorDescriptor
 
 # numpy views of dtypes numpy lacks: the interpreter keeps their raw bits
@@ -53,8 +54,9 @@ def _host_array(arg: Any, name: str, copies: list) -> np.ndarray:
 
 def bind_value(value: Any, name: str, builder: NumpyBuilder, copies: list) -> Any:
     """One argument as the kernel sees it: a pointer into a registered buffer, a typed
-    scalar, a constexpr, or a tuple (NamedTuple) of those."""
-    if isinstance(value, constexpr) or value is None:
+    scalar, a constexpr (for None, a constexpr, a @jit function or a dtype), or a tuple
+    (NamedTuple) of those."""
+    if is_constant_value(value):
         return constexpr(value)
     if isinstance(value, tuple):
         items = [bind_value(v, f"{name}[{i}]", builder, copies) for i, v in enumerate(value)]
@@ -115,8 +117,7 @@ def bind_arguments(fn, bound: dict[str, Any], builder: NumpyBuilder,
             scope[p.name] = constexpr(value)
             continue
         try:
-            if p.annotation_type is not None and not isinstance(value, constexpr) \
-                    and value is not None:
+            if p.annotation_type is not None and not is_constant_value(value):
                 arg = bind_typed_scalar(value, p.name, p.annotation_type, builder)
             else:
                 arg = bind_value(value, p.name, builder, copies)
