@@ -2,8 +2,8 @@
 (first and second kind) and `i0`, `i1` (modified, first kind), for libdevice's `__nv_j0`,
 `__nv_cyl_bessel_i0` and friends.
 
-Each function picks a method by |x|, all accurate to a few units in the last place of
-float64 (in absolute terms near the zeros of J and Y):
+Each function picks a method by |x|; each is accurate to about 1e-14 of the value (of
+the envelope sqrt(2 / (pi x)) for J and Y, near their zeros):
 
 - |x| < 1: the power series, whose terms fall fast and alternate without cancelling;
 - 1 <= x < 25: Miller's backward recurrence J_{n-1} = (2n/x) J_n - J_{n+1} from far above
