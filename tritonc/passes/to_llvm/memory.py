@@ -3,7 +3,9 @@
 A load or store moves `vec` consecutive registers at once when the axis analysis shows
 their addresses are contiguous and aligned and the mask is uniform over them: fp32 with
 vec = 4 becomes `ld.global.v4.b32`. The access is predicated PTX (`@p ld...`) written as
-inline assembly, as the mask and the cache modifier need.
+inline assembly, as the mask and the cache modifier need. Atomics are predicated PTX too,
+with their order and scope; on sm_90 a floating-point add over contiguous, aligned
+registers is one vector `atom` (`atom.global.gpu.relaxed.v4.f32.add`).
 """
 
 from __future__ import annotations
@@ -285,11 +287,47 @@ def lower_atomic_rmw(ctx: LoweringContext, op) -> list:
     ptrs, vals = ctx.get(ptr), ctx.get(val)
     masks = ctx.get(mask) if mask is not None else [None] * len(vals)
     owners = _actors(ctx, result.type, len(vals))
-    words = [_atom_word(ctx, _attr_str(op, "kind"), elt_ty, ptrs[i], vals[i],
-                        _predicate(ctx, masks[i], owners[i]), sem, scope)
-             for i in range(len(vals))]
+    kind = _attr_str(op, "kind")
+    vec = _vector_add_width(ctx, kind, elt_ty, ptr, mask)
+    words = []
+    for i in range(0, len(vals), vec):
+        pred = _predicate(ctx, masks[i], owners[i])
+        if vec > 1:
+            words += _atom_vector_add(ctx, elt_ty, ptrs[i], vals[i:i + vec], pred, sem, scope)
+        else:
+            words.append(_atom_word(ctx, kind, elt_ty, ptrs[i], vals[i], pred, sem, scope))
     return [_old_values(ctx, words, result.type, _owners(ctx, result.type), _used(result),
                         elt_ty)]
+
+
+def _vector_add_width(ctx: LoweringContext, kind: str, elt_ty, ptr, mask) -> int:
+    """How many consecutive registers one floating-point `atom.add` covers: on sm_90 a
+    vector of up to 16 bytes of fp32, fp16 or bf16 where the addresses are contiguous and
+    aligned and the mask uniform over them (`vector_width`); 1 otherwise."""
+    if kind != "fadd" or ctx.arch < 90 or not ctx.is_tensor(ptr.type) or \
+            not isinstance(elt_ty, (ir.F16Type, ir.BF16Type, ir.F32Type)):
+        return 1
+    return vector_width(ctx, ptr, mask, element_bytes(elt_ty))
+
+
+def _atom_vector_add(ctx: LoweringContext, elt_ty, ptr, vals: list, pred, sem: str,
+                     scope: str) -> list:
+    """`atom.global.<scope>.<sem>.v<n>.<type>.add` of `vals` at `ptr` where `pred`: the old
+    values as integers of the element's width (0 elsewhere)."""
+    vec, bits = len(vals), element_bytes(elt_ty) * 8
+    word = ir.IntegerType.get_signless(bits)
+    reg = _REG[bits]
+    kind = {16: "f16" if isinstance(elt_ty, ir.F16Type) else "bf16", 32: "f32"}[bits]
+    olds = ", ".join(f"${i}" for i in range(vec))
+    news = ", ".join(f"${vec + 2 + i}" for i in range(vec))
+    text = "".join(f"mov.b{bits} ${i}, 0;\n" for i in range(vec)) + (
+        f"@${vec} atom.global{_PTX_SCOPE[scope]}{_PTX_SEM[sem]}.v{vec}.{kind}.add"
+        f"{'.noftz' if bits == 16 else ''} {{{olds}}}, [${vec + 1}], {{{news}}};")
+    struct = ir.Type.parse(f"!llvm.struct<({', '.join([str(word)] * vec)})>")
+    out = _asm(ctx, text, ",".join([f"={reg}"] * vec + ["b", "l"] + [reg] * vec),
+               [pred, ptr, *(_bits(ctx, v, bits) for v in vals)], struct)
+    return [ctx.value("llvm.extractvalue", [out], word, {"position": ir.DenseI64ArrayAttr.get([i])})
+            for i in range(vec)]
 
 
 @lowering("tt.atomic_cas")
