@@ -1,5 +1,6 @@
 """FileCheck of what the CUDA backend emits: the layouts chosen (TTGIR) and the PTX."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -278,6 +279,25 @@ def test_dot_result_stored_down_the_columns_goes_out_in_16_byte_vectors(operand)
     k = tritonc.compile(_dot_stored_by_columns, sig, {"M": 64, "N": 64, "K": 32},
                         target="cuda:90", divisible_by_16=set(sig))
     assert "st.global.v4.b32" in k.asm["ptx"] and "st.global.b32" not in k.asm["ptx"]
+
+
+@tritonc.jit(debug=True)
+def _checked_gather(idx_ptr, x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    i = tl.load(idx_ptr + offs)
+    tl.device_assert((0 <= i) & (i < 4096), "index out of bounds")
+    tl.store(y_ptr + offs, tl.load(x_ptr + i))
+
+
+def test_an_assert_over_a_tensor_is_one_check_per_thread():
+    """The 8 elements a thread holds are checked together: one branch to one
+    `__assertfail` call, with one copy of its strings."""
+    sig = {"idx_ptr": "*i64", "x_ptr": "*fp32", "y_ptr": "*fp32"}
+    ptx = tritonc.compile(_checked_gather, sig, {"BLOCK": 1024}, target="cuda:90",
+                          divisible_by_16=set(sig)).asm["ptx"]
+    assert ptx.count("call.uni") == 1 and ptx.count("\tcall.uni __assertfail") <= 1
+    assert len(re.findall(r"\bbra\b", ptx)) == 1
+    assert len(re.findall(r"\.global \.align 1 \.b8 str_", ptx)) == 3  # message, file, function
 
 
 @tritonc.jit

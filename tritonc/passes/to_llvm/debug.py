@@ -5,8 +5,9 @@
 of each element when the layout holds several), as Triton formats them:
 `pid (x, y, z) idx (  i,  j)<prefix>[(operand k) ]<value>`, the indices padded to the
 digits of their dimension, `idx ()` for scalars, hex values zero-padded to their width.
-`tt.assert` calls `__assertfail` with the message where the condition is false, which
-stops the kernel; the launch then fails with CUDA_ERROR_ASSERT.
+`tt.assert` calls `__assertfail` with the message in a thread where the condition is false
+for any of its elements (one branch per thread, not one per element), which stops the
+kernel; the launch then fails with CUDA_ERROR_ASSERT.
 """
 
 from __future__ import annotations
@@ -123,19 +124,20 @@ def lower_print(ctx: LoweringContext, op) -> list:
 @lowering("tt.assert")
 def lower_assert(ctx: LoweringContext, op) -> list:
     message = ir.StringAttr(op.attributes["message"]).value
-    cond = ctx.get(op.operands[0])
     i1 = ir.IntegerType.get_signless(1)
     true = ctx.const(1, i1)
-    for c in cond:
-        failed = ctx.binop("arith.xori", c, true)
+    failed = None
+    for c in ctx.get(op.operands[0]):
+        bad = ctx.binop("arith.xori", c, true)
+        failed = bad if failed is None else ctx.binop("arith.ori", failed, bad)
 
-        def body():
-            ctx.call_extern("__assertfail", [_string(ctx, message), _string(ctx, "kernel"),
-                                             ctx.i32(0), _string(ctx, "kernel"),
-                                             ctx.const(1, ir.IntegerType.get_signless(64))],
-                            ir.Type.parse("!llvm.void"))
+    def body():
+        ctx.call_extern("__assertfail", [_string(ctx, message), _string(ctx, "kernel"),
+                                         ctx.i32(0), _string(ctx, "kernel"),
+                                         ctx.const(1, ir.IntegerType.get_signless(64))],
+                        ir.Type.parse("!llvm.void"))
 
-        _when(ctx, failed, body)
+    _when(ctx, failed, body)
     return []
 
 
