@@ -397,9 +397,10 @@ def dot(input, other, acc=None, input_precision=None, allow_tf32=None, max_num_i
         out_dtype=T.float32, _semantic=None) -> tensor:
     """The matrix product input @ other (+ acc), accumulated in `out_dtype`.
 
-    fp32 operands multiply as `input_precision` says: "tf32" (the default), "tf32x3",
-    "ieee", or "bf16x3" / "bf16x6" (each operand split into 2 / 3 bf16 pieces and 3 / 6
-    bf16 dots summed in fp32)."""
+    fp32 operands multiply as `input_precision` says: "tf32" (the default), "ieee",
+    "tf32x3" (each operand split into 2 tf32 pieces and 3 tf32 dots summed in fp32), or
+    "bf16x3" / "bf16x6" (each operand split into 2 / 3 bf16 pieces and 3 / 6 bf16 dots
+    summed in fp32)."""
     precision = _unwrap(input_precision)
     if precision is None and _unwrap(allow_tf32) is False:
         precision = "ieee"

@@ -21,6 +21,13 @@ _BF16_PIECES: dict[str, tuple[tuple[int, int], ...]] = {
     "bf16x6": ((1, 1), (2, 0), (0, 2), (1, 0), (0, 1)),
 }
 
+#: "tf32x3": the cross products of the tf32 pieces (0 is hi, 1 lo) besides hi @ hi
+_TF32X3_PRODUCTS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1))
+
+#: an fp32 with these bits kept (the sign, the exponent and the top 10 mantissa bits)
+#: is exactly a tf32 value: 0xFFFFE000 as an int32
+_TF32_MASK = -0x2000
+
 
 def is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
@@ -230,8 +237,14 @@ class ComputeRules(ShapeRules):
             ty = acc.type
         if precision in _BF16_PIECES:
             if ty.element_ty.is_fp32():
-                return self._dot_of_bf16_pieces(a, b, acc, _BF16_PIECES[precision])
+                products = _BF16_PIECES[precision]
+                count = 1 + max(max(pair) for pair in products)
+                return self._dot_of_pieces(self._bf16_pieces(a, count),
+                                           self._bf16_pieces(b, count), acc, products, "ieee")
             precision = "ieee"
+        if precision == "tf32x3" and a.dtype.is_fp32() and ty.element_ty.is_fp32():
+            return self._dot_of_pieces(self._tf32_pieces(a), self._tf32_pieces(b), acc,
+                                       _TF32X3_PRODUCTS, "tf32")
         if acc is None:
             acc = self.full(shape, 0, out_dtype)
         return self._tt_dot(a, b, acc, precision, max_num_imprecise_acc or 0)
@@ -252,23 +265,30 @@ class ComputeRules(ShapeRules):
             pieces.append(self.cast(x, T.bfloat16))
         return pieces
 
-    def _dot_of_bf16_pieces(self, a: tensor, b: tensor, acc: tensor | None,
-                            products: tuple[tuple[int, int], ...]) -> tensor:
-        """An fp32 dot as a sum of bf16 dots (tensor-core dots) accumulated in fp32, as
-        Triton's "bf16x3" and "bf16x6" precisions do: with a = hi + mid (+ lo) in bf16
-        pieces, a @ b = the cross products in `products` (pairs of piece indices, smallest
-        first) and hi @ hi last. An infinite input leaves NaN in its remainders (inf - inf),
-        so where the cross products sum to NaN they are dropped and hi @ hi alone carries
-        the result. `acc` is added at the end."""
-        count = 1 + max(max(pair) for pair in products)
-        a_pieces, b_pieces = self._bf16_pieces(a, count), self._bf16_pieces(b, count)
-        shape = (*a.shape[:-1], b.shape[-1])
+    def _tf32_pieces(self, x: tensor) -> list[tensor]:
+        """fp32 `x` as hi + lo: hi is x with its low 13 mantissa bits cleared (a tf32 value,
+        which the tensor cores take unrounded) and lo = x - hi (exact, the bits cleared)."""
+        bits = self.bitcast(x, T.int32)
+        hi = self.bitcast(self.and_(bits, self.scalar_constant(_TF32_MASK, T.int32)), T.float32)
+        return [hi, self.sub(x, hi)]
+
+    def _dot_of_pieces(self, a_pieces: list[tensor], b_pieces: list[tensor],
+                       acc: tensor | None, products: tuple[tuple[int, int], ...],
+                       precision: str) -> tensor:
+        """An fp32 dot as a sum of tensor-core dots accumulated in fp32, as Triton's
+        "bf16x3", "bf16x6" (bf16 pieces) and "tf32x3" (tf32 pieces) precisions do: with
+        a = hi + mid (+ lo), a @ b = the cross products in `products` (pairs of piece
+        indices, smallest first) and hi @ hi last, each a dot of `precision`. An infinite
+        input leaves NaN in its remainders (inf - inf), so where the cross products sum to
+        NaN they are dropped and hi @ hi alone carries the result. `acc` is added at the
+        end."""
+        shape = (*a_pieces[0].shape[:-1], b_pieces[0].shape[-1])
         zero = self.full(shape, 0, T.float32)
         small = zero
         for i, j in products:
-            small = self._tt_dot(a_pieces[i], b_pieces[j], small, "ieee", 0)
+            small = self._tt_dot(a_pieces[i], b_pieces[j], small, precision, 0)
         small = self.where(self.compare("ne", small, small), zero, small)
-        out = self._tt_dot(a_pieces[0], b_pieces[0], small, "ieee", 0)
+        out = self._tt_dot(a_pieces[0], b_pieces[0], small, precision, 0)
         return out if acc is None else self.add(out, acc)
 
     # -- math ----------------------------------------------------------------------

@@ -3,9 +3,10 @@
 `tt.dot` computes a @ b + c for [M, K] x [K, N] (or batched [B, M, K] x [B, K, N])
 operands. Float inputs multiply exactly in float64 and accumulate there, then round
 once to the result type. `input_precision` "tf32" first rounds fp32 inputs to tf32
-(10 mantissa bits, to nearest even), as the tensor cores do; "ieee" and "tf32x3" are
-taken as full fp32 precision. "bf16x3" and "bf16x6" never arrive here: the language layer
-has already split them into bf16 dots. int8 inputs accumulate exactly and wrap to int32.
+(10 mantissa bits, to nearest even), as the tensor cores do; "ieee" is full fp32
+precision. "tf32x3", "bf16x3" and "bf16x6" dots of fp32 into fp32 never arrive here: the
+language layer has already split them into tf32 or bf16 dots (any other "tf32x3" dot is
+taken at full precision). int8 inputs accumulate exactly and wrap to int32.
 """
 
 from __future__ import annotations
