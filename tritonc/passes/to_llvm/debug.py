@@ -1,5 +1,4 @@
-"""Lowering of device printing and assertions (CUDA's `vprintf` and `__assertfail`), and of
-`tt.elementwise_inline_asm`.
+"""Lowering of device printing and assertions (CUDA's `vprintf` and `__assertfail`).
 
 `tt.print` prints one line per element held by this thread and operand (only one copy
 of each element when the layout holds several), as Triton formats them:
@@ -139,30 +138,3 @@ def lower_assert(ctx: LoweringContext, op) -> list:
 
     _when(ctx, failed, body)
     return []
-
-
-@lowering("tt.elementwise_inline_asm")
-def lower_inline_asm(ctx: LoweringContext, op) -> list:
-    pack = ir.IntegerAttr(op.attributes["packed_element"]).value
-    if pack != 1:
-        raise NotImplementedError(f"{op.location}: inline_asm_elementwise with pack={pack}")
-    asm = ir.StringAttr(op.attributes["asm_string"]).value
-    constraints = ir.StringAttr(op.attributes["constraints"]).value
-    results = list(op.results)
-    res_tys = [ctx.scalar_type(r.type) for r in results]
-    args = [ctx.get(v) for v in op.operands]
-    n = ctx.num_registers(results[0].type)
-    outs: list[list] = [[] for _ in results]
-    ret_ty = res_tys[0] if len(res_tys) == 1 else ir.Type.parse(
-        f"!llvm.struct<({', '.join(map(str, res_tys))})>")
-    for i in range(n):
-        operands = [regs[i] if len(regs) > 1 else regs[0] for regs in args]
-        value = ctx.value("llvm.inline_asm", operands, ret_ty, {
-            "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints)})
-        if len(res_tys) == 1:
-            outs[0].append(value)
-            continue
-        for k, ty in enumerate(res_tys):
-            outs[k].append(ctx.value("llvm.extractvalue", [value], ty,
-                                     {"position": ir.DenseI64ArrayAttr.get([k])}))
-    return outs

@@ -101,6 +101,7 @@ def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) ->
         dot,
         elementwise,
         fp_convert,
+        inline_asm,
         memory,
         reduce,
         shape,
