@@ -200,6 +200,28 @@ class MLIRBuilder:
             self.ip = saved
         return symbol
 
+    def map_elementwise(self, operands, scalar_types, pack, body):
+        """`tt.map_elementwise` naming a private func.func that takes `pack` scalars of
+        each operand and returns what `body` builds from them."""
+        symbol = f"{name_prefix(scalar_types)}_map_{next(self._names)}"
+        ins = [self.ir_type(t) for t in scalar_types for _ in range(pack)]
+        with self.context, self.loc:
+            fn = func.FuncOp(symbol, (ins, []), visibility="private",
+                             ip=ir.InsertionPoint(self.module.body))
+            block = fn.add_entry_block()
+        saved = self.ip
+        self.ip = ir.InsertionPoint(block)
+        try:
+            results, result_types = body(list(block.arguments))
+            self.return_(results)
+        finally:
+            self.ip = saved
+        with self.context:
+            fn.attributes["function_type"] = ir.TypeAttr.get(
+                ir.FunctionType.get(ins, [r.type for r in results]))
+        return self.create("tt.map_elementwise", operands, result_types,
+                           {"pack": pack, "fn": symbol})
+
     def set_attr(self, handle, name: str, value) -> None:
         with self.context:
             attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), int(value[0])) \

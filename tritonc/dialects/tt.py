@@ -5,9 +5,11 @@ Values are scalars or ranked tensors of scalars and pointers. Types:
 pointer) and `!tt.tensordesc<tensor<64x64xf16>>` (a tensor descriptor). Elementwise
 arithmetic uses upstream `arith`/`math` on tensors, control flow `scf`, functions `func`.
 
-Region-carrying ops (reduce, scan) name their combine function by symbol: IRDL ops
-cannot end a block with a dynamic terminator, so the combiner is a private `func.func`
-taking 2N scalars and returning N.
+Region-carrying ops (reduce, scan, map_elementwise) name their scalar function by
+symbol: IRDL ops cannot end a block with a dynamic terminator, so the combiner is a
+private `func.func` taking 2N scalars and returning N, and the mapped function of
+`tt.map_elementwise {pack = p}` one taking p scalars of each operand and returning p of
+each result.
 
 Operand groups written `name**` may mix types (a tuple reduction over f32 and i32, a
 print of several values); see `spec.py` for how they are declared in IRDL.
@@ -104,6 +106,12 @@ OPS = [
         results=operands("results**"),
         attrs={"axis": "i32", "reverse": "bool", "combine": "sym"},
         pure=True,
+    ),
+    OpDef(
+        "tt.map_elementwise",
+        operands("srcs**"),
+        results=operands("results**"),
+        attrs={"pack": "i32", "fn": "sym"},
     ),
     OpDef(
         "tt.dot",

@@ -40,6 +40,13 @@ Reductions and scans carry a combine function: `reduce(operands, axis, combine)`
 returns the combined handles. The MLIR builder calls it once on block arguments of a
 private func.func; the numpy builder calls it on whole arrays, so it must be
 elementwise (which every Triton combine function is).
+
+`map_elementwise(operands, scalar_types, pack, body)` maps a scalar function over
+operands of one shape: `body(handles)` takes `pack` scalars of each operand (operand by
+operand) and returns `pack` scalars of each result (result by result) and the op's result
+types. The MLIR builder calls it once on the arguments of a private func.func; the numpy
+builder calls it on each group of `pack` elements in turn, so its control flow may differ
+per element.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ from tritonc.language.dtypes import base_type
 
 Handle = Any
 Combine = Callable[[list[Handle], list[Handle]], list[Handle]]
+MapBody = Callable[[list[Handle]], tuple[list[Handle], list[base_type]]]
 
 
 class Builder(Protocol):
@@ -79,6 +87,10 @@ class Builder(Protocol):
     def scan(self, operands: Sequence[Handle], axis: int, reverse: bool,
              result_types: Sequence[base_type], combine: Combine) -> list[Handle]:
         """Inclusive scan of each operand along `axis` with `combine`."""
+
+    def map_elementwise(self, operands: Sequence[Handle], scalar_types: Sequence[base_type],
+                        pack: int, body: MapBody) -> list[Handle]:
+        """Apply `body` to each group of `pack` elements of the operands."""
 
     def set_attr(self, handle: Handle, name: str, value: Any) -> None:
         """Attach a compiler hint (`tt.divisibility`, `tt.contiguity`) to a value's definition."""

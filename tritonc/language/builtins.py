@@ -464,6 +464,22 @@ def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack, _semant
     return tuple(out) if many else out[0]
 
 
+@builtin
+def map_elementwise(scalar_fn, *args, pack=1, _semantic=None, _generator=None):
+    """Apply the @jit function `scalar_fn` to the elements of `args` (broadcast to one
+    shape), `pack` elements of each argument per call, so that it may branch per element:
+    it takes a0..a{pack-1}, then b0.., and returns `pack` scalars of each result. Returns
+    one tensor per result (a tuple for several)."""
+    fn = _unwrap(scalar_fn)
+
+    def call(scalars: list[tensor]) -> list:
+        out = _generator.call_function(fn, scalars)
+        return list(out) if isinstance(out, tuple) else [out]
+
+    out = _semantic.map_elementwise([_unwrap(a) for a in args], int(_unwrap(pack)), call)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 # -- compile-time checks ----------------------------------------------------------------------
 
 

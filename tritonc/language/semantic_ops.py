@@ -375,6 +375,40 @@ class ComputeRules(ShapeRules):
                                       attrs)
         return [tensor(h, t) for h, t in zip(handles, tys, strict=False)]
 
+    def map_elementwise(self, args: Sequence, pack: int,
+                        fn: Callable[[list[tensor]], list[tensor]]) -> list[tensor]:
+        """`fn` over the elements of `args` (broadcast together), `pack` elements of each
+        at a time: it takes a0..a{pack-1}, b0.., ... and returns pack scalars of each
+        result, result by result; each result has the type of its first scalar."""
+        if pack < 1:
+            raise SemanticError(f"map_elementwise needs pack >= 1, not {pack}")
+        xs = [self.to_tensor(a) for a in args]
+        if not xs:
+            raise SemanticError("map_elementwise needs at least one argument")
+        shape: tuple[int, ...] = ()
+        for x in xs:
+            if x.type.is_block():
+                shape = self.broadcast_shapes(shape, x.shape) if shape else x.shape
+        xs = [self.broadcast_to(x, shape) if shape else x for x in xs]
+        arg_tys = [x.dtype for x in xs for _ in range(pack)]
+        result_types: list[T.base_type] = []
+
+        def body(handles: list) -> tuple[list, list[T.base_type]]:
+            outs = [self.to_tensor(o) for o in fn([tensor(h, t) for h, t in
+                                                    zip(handles, arg_tys, strict=True)])]
+            if len(outs) % pack or any(o.type.is_block() for o in outs):
+                raise SemanticError(f"the mapped function must return scalars, {pack} for "
+                                    f"each result; it returned "
+                                    f"{', '.join(str(o.type) for o in outs) or 'nothing'}")
+            tys = [o.dtype for o in outs[::pack]]
+            handles = [self.cast(o, tys[i // pack]).handle for i, o in enumerate(outs)]
+            result_types[:] = [T.block_type(t, shape) if shape else t for t in tys]
+            return handles, list(result_types)
+
+        handles = self.builder.map_elementwise([x.handle for x in xs], [x.dtype for x in xs],
+                                               pack, body)
+        return [tensor(h, t) for h, t in zip(handles, result_types, strict=True)]
+
     def histogram(self, x: tensor, num_bins: int, mask: tensor | None) -> tensor:
         if len(x.shape) != 1 or not x.dtype.is_int():
             raise SemanticError("histogram needs a 1-D integer tensor")

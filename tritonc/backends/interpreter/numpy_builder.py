@@ -3,8 +3,10 @@
 The code generator walks a kernel once per grid point with this builder; because
 `concrete` is True it runs `if`/`for`/`while` as Python control flow, so the builder
 only ever sees straight-line ops on concrete values. Each op is vectorised over its
-whole block. Rules live in per-family modules and are looked up by op name in
-`registry.RULES`; the grid point lives in the builder instance (no global state).
+whole block, except that `map_elementwise` runs its scalar function on one group of
+elements at a time (its branches may differ per element). Rules live in per-family
+modules and are looked up by op name in `registry.RULES`; the grid point lives in the
+builder instance (no global state).
 
 Typical use by a launcher::
 
@@ -48,7 +50,7 @@ from tritonc.backends.interpreter.storage import (
     shape_of,
     storage_of,
 )
-from tritonc.language.builder import Combine, Handle
+from tritonc.language.builder import Combine, Handle, MapBody
 from tritonc.language.dtypes import base_type
 
 _EMPTY: Mapping[str, Any] = {}
@@ -130,6 +132,24 @@ class NumpyBuilder:
         """Inclusive scan of each operand along `axis` with `combine` (Hillis-Steele)."""
         out = scan_along(_stored_as(operands, result_types), axis, reverse, combine)
         return [finish(v, t) for v, t in zip(out, result_types, strict=True)]
+
+    def map_elementwise(self, operands: Sequence[Handle], scalar_types: Sequence[base_type],
+                        pack: int, body: MapBody) -> list[Handle]:
+        """Run `body` on each group of `pack` elements in turn, in row-major order; where
+        the count is not a multiple of `pack`, the last group repeats the final element
+        and its surplus results are dropped."""
+        flat = [finish(h, t).reshape(-1) for h, t in zip(operands, scalar_types, strict=True)]
+        n = flat[0].size
+        columns: list[list] = []
+        result_types: list[base_type] = []
+        for start in range(0, n, pack):
+            picks = [min(start + k, n - 1) for k in range(pack)]
+            results, result_types = body([f[i:i + 1].reshape(()) for f in flat for i in picks])
+            columns = columns or [[] for _ in range(len(results) // pack)]
+            for r, column in enumerate(columns):
+                column += results[r * pack:r * pack + min(pack, n - start)]
+        return [finish(np.stack(c).reshape(shape_of(t)), t)
+                for c, t in zip(columns, result_types, strict=True)]
 
     def set_attr(self, handle: Handle, name: str, value: Any) -> None:
         """Compiler hints mean nothing to the interpreter."""

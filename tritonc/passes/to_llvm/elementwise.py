@@ -2,6 +2,7 @@
 
 Operands and results of an elementwise op share one layout, so register i of the result
 is the op applied to register i of each operand: the upstream op on scalars.
+`tt.map_elementwise` inlines its scalar function once per `pack` registers.
 
 fp8 values travel as their bits (i8): a float op on fp8 operands decodes them to f32,
 computes there and rounds the result back to nearest-even (as the interpreter does);
@@ -13,7 +14,7 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.axis_info import analysis
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import constant_bits, from_f32, is_fp8, to_f32
-from tritonc.passes.to_llvm.lowering import lowering
+from tritonc.passes.to_llvm.lowering import inline_function, lowering
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
 ARITH = """addi addf subi subf muli mulf divsi divui divf remsi remui remf andi ori xori shli shrsi
@@ -242,3 +243,22 @@ def lower_extern(ctx: LoweringContext, op) -> list:
         call_args = [regs[i] if len(regs) > 1 else regs[0] for regs in args]
         out.append(ctx.call_extern(symbol, call_args, ret))
     return [out]
+
+
+@lowering("tt.map_elementwise")
+def lower_map_elementwise(ctx: LoweringContext, op) -> list:
+    """The mapped function's body inlined once per `pack` registers of the operands; where
+    a thread's count is not a multiple of `pack`, the last group repeats the final
+    register and its surplus results are dropped."""
+    pack = ir.IntegerAttr(op.attributes["pack"]).value
+    fn = ctx.functions[ir.FlatSymbolRefAttr(op.attributes["fn"]).value]
+    args = [ctx.get(v) for v in op.operands]
+    n = max(map(len, args))
+    outs: list[list] = [[] for _ in op.results]
+    for start in range(0, n, pack):
+        picks = [min(start + k, n - 1) for k in range(pack)]
+        values = inline_function(ctx, fn, [[regs[i] if len(regs) > 1 else regs[0]]
+                                           for regs in args for i in picks])
+        for r, out in enumerate(outs):
+            out += [v[0] for v in values[r * pack:r * pack + min(pack, n - start)]]
+    return outs
