@@ -251,9 +251,9 @@ HINTS = kernel(
     hints_and_pointers, {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"}, {"BLOCK": BLOCK},
     """
     CHECK: arith.cmpi sgt
-    CHECK: "tt.assume"
+    CHECK: llvm.intr.assume
     CHECK: arith.remsi
-    CHECK: "tt.assume"
+    CHECK: llvm.intr.assume
     CHECK: "tt.ptr_to_int"({{.*}}) {{.*}}: (tensor<128x!tt.ptr<f32, 1 : i32>>) -> tensor<128xi64>
     CHECK: "tt.int_to_ptr"({{.*}}) {{.*}}: (tensor<128xi64>) -> tensor<128x!tt.ptr<f32, 1 : i32>>
     CHECK: "tt.bitcast"({{.*}}) {{.*}}: (!tt.ptr<f32, 1 : i32>) -> !tt.ptr<i32, 1 : i32>

@@ -218,7 +218,7 @@ MATMUL = kernel(
     """
     CHECK: arith.divsi
     CHECK: arith.minsi
-    CHECK: "tt.assume"
+    CHECK: llvm.intr.assume
     CHECK: scf.for {{.*}} iter_args({{.*}}) -> (tensor<32x32xf32>, tensor<32x32x!tt.ptr<f16, 1 : i32>>, tensor<32x32x!tt.ptr<f16, 1 : i32>>)
     CHECK: "tt.load"{{.*}} -> tensor<32x32xf16>
     CHECK: "tt.dot"({{.*}}) {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : (tensor<32x32xf16>, tensor<32x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>

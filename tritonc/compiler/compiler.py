@@ -73,7 +73,7 @@ def compile(src: JITFunction | str | os.PathLike,
                           frozenset(divisible_by_16))
     backend_name, _ = parse_target(target)
     name = src.kernel_name(dict(spec.signature), dict(spec.constexprs), spec.divisible_by_16)
-    module = make_ttir(src, spec, name=name)
+    module = make_ttir(src, spec, name=name, num_warps=opts.num_warps)
     kernel = CompiledKernel(name)
     kernel.asm["ttir"] = ttir_text(module)
     kernel.metadata.update(name=name, target=target, specialization=spec.key(),

@@ -119,15 +119,17 @@ def _signature_error(fn: JITFunction, message: str) -> CompilationError:
                             line_offset=fn.def_line - 1, kernel=fn.__name__)
 
 
-def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | None = None):
+def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | None = None,
+              num_warps: int = 4):
     """Walk `fn` with the MLIR builder; return the verified TTIR module. The kernel is
-    named `name`, by default `fn.kernel_name` of the specialization."""
+    named `name`, by default `fn.kernel_name` of the specialization; `num_warps` is what
+    `tl.extra.cuda.num_warps()` and `num_threads()` see."""
     from tritonc.compiler.code_generator import CodeGenerator
     from tritonc.compiler.mlir_builder import MLIRBuilder, ir
 
     context = context or mlir_loader.new_context()
     builder = MLIRBuilder(context)
-    semantic = Semantic(builder)
+    semantic = Semantic(builder, num_warps)
     unknown = sorted((set(spec.signature) | set(spec.constexprs)) - set(fn.arg_names))
     if unknown:
         raise _signature_error(fn, f"{fn.__name__} has no parameter {unknown[0]!r} (its "

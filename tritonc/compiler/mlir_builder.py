@@ -159,7 +159,8 @@ class MLIRBuilder:
         raise ValueError(f"unknown attribute kind {kind!r}")
 
     def _upstream_attrs(self, name: str, attrs: Mapping[str, Any]) -> dict:
-        out = {}
+        out = {"op_bundle_sizes": ir.DenseI32ArrayAttr.get([])} \
+            if name == "llvm.intr.assume" else {}
         for key, value in attrs.items():
             if key == "predicate":
                 table = CMPI if name == "arith.cmpi" else CMPF

@@ -76,7 +76,7 @@ def interpreter_runner(src: Any) -> Any:
         builder = NumpyBuilder(Memory())
         copies: list = []
         scope = _bind(src, args, builder, copies)
-        semantic = Semantic(builder)
+        semantic = Semantic(builder, getattr(metadata, "num_warps", 4))
         try:
             for z in range(gz):
                 for y in range(gy):

@@ -33,6 +33,9 @@ tt (see dialects/tt.py for operands and attributes):
     tt.fp_to_fp {rounding: "rtne" | "rtz" | ""} tt.bitcast tt.int_to_ptr tt.ptr_to_int
     tt.clampf tt.precise_sqrt tt.precise_divf tt.mulhiu tt.extern_elementwise
     tt.elementwise_inline_asm tt.dot tt.histogram tt.print tt.assert tt.assume tt.barrier
+llvm and nvvm:
+    llvm.intr.assume (a scalar int1 the optimiser may take as true)
+    nvvm.read.ptx.sreg.globaltimer (-> int64) nvvm.read.ptx.sreg.smid (-> int32)
 Optional operands absent from a call are passed as None.
 
 Reductions and scans carry a combine function: `reduce(operands, axis, combine)` and

@@ -54,8 +54,11 @@ def _kind(ty: T.dtype) -> int:
 class SemanticCore:
     """Scalars, promotion, broadcasting, arithmetic, comparisons and casts."""
 
-    def __init__(self, builder: Builder) -> None:
+    def __init__(self, builder: Builder, num_warps: int = 4) -> None:
         self.builder = builder
+        #: warps per program of the launch compiled for (`tl.extra.cuda.num_warps()`);
+        #: 4, the compiler's default, when none is given
+        self.num_warps = num_warps
 
     # -- values ------------------------------------------------------------------
     def scalar_constant(self, value: bool | int | float, ty: T.dtype) -> tensor:

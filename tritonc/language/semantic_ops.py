@@ -438,8 +438,16 @@ class ComputeRules(ShapeRules):
         self.builder.create("tt.assert", [cond.handle], [], {"message": message})
 
     def assume(self, cond) -> None:
+        """A scalar condition is LLVM's `llvm.intr.assume` from TTIR on (as in Triton); a
+        tensor condition is `tt.assume`, one assumption per element a thread holds."""
         cond = self.cast(self.to_tensor(cond), T.int1)
-        self.builder.create("tt.assume", [cond.handle], [])
+        name = "tt.assume" if cond.type.is_block() else "llvm.intr.assume"
+        self.builder.create(name, [cond.handle], [])
+
+    def special_register(self, name: str, ty: T.dtype) -> tensor:
+        """This thread's PTX special register `%name` (`globaltimer`, `smid`), read where
+        the call is: `nvvm.read.ptx.sreg.<name>`."""
+        return tensor(self.builder.create(f"nvvm.read.ptx.sreg.{name}", [], [ty])[0], ty)
 
     def debug_barrier(self) -> None:
         self.builder.create("tt.barrier", [], [])

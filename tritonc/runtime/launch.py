@@ -77,7 +77,8 @@ def _generic_launch(fn, grid: Any, warmup: bool, args: tuple, kwargs: dict[str, 
 
             check_interpreted_launch(fn, bound)
             return None
-        return interpret(fn, normalize_grid(grid, bound), bound)
+        return interpret(fn, normalize_grid(grid, bound), bound,
+                         options.get("num_warps") or 4)
     from tritonc.runtime.gpu_launch import launch_on_gpu
 
     return launch_on_gpu(fn, grid, bound, options, warmup)

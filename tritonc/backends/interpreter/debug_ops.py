@@ -1,4 +1,5 @@
-"""Rules for debugging and hints: `tt.print`, `tt.assert`, `tt.assume`, `tt.barrier`.
+"""Rules for debugging and hints: `tt.print`, `tt.assert`, `tt.assume` (and the scalar
+`llvm.intr.assume`), `tt.barrier`.
 
 `tt.print` writes one line per element, as the GPU's device_print does:
 `pid (x, y, z) idx (  i,  j)<prefix>(operand k) <value>`, each index padded to the digits
@@ -69,6 +70,7 @@ def assert_(ctx: OpContext, condition: Array) -> None:
 
 
 @impl("tt.assume")
+@impl("llvm.intr.assume")
 def assume(ctx: OpContext, condition: Array) -> None:
     """A hint for the optimiser; the interpreter does not check it."""
 

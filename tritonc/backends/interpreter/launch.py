@@ -151,13 +151,15 @@ def _innermost_cause(error: CompilationError) -> BaseException | None:
     return error.__cause__
 
 
-def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any]) -> None:
-    """Run `fn` over `grid` with the numpy builder."""
+def interpret(fn, grid: tuple[int, int, int], bound: dict[str, Any],
+              num_warps: int = 4) -> None:
+    """Run `fn` over `grid` with the numpy builder, as a launch of `num_warps` warps
+    (which `tl.extra.cuda.num_warps()` and `num_threads()` report)."""
     check_interpreted_launch(fn, bound)
     builder = NumpyBuilder(Memory())
     copies: list = []
     scope = bind_arguments(fn, bound, builder, copies)
-    semantic = Semantic(builder)
+    semantic = Semantic(builder, num_warps)
     tree = fn.parse()
     try:
         for z in range(grid[2]):

@@ -1,6 +1,9 @@
-"""Rules for the program's identity, index ranges and tensor shape manipulation."""
+"""Rules for the program's identity (its ids, the timer and SM id it reads), index
+ranges and tensor shape manipulation."""
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -19,6 +22,18 @@ def get_program_id(ctx: OpContext) -> Array:
 @impl("tt.get_num_programs")
 def get_num_programs(ctx: OpContext) -> Array:
     return np.array(ctx.builder.num_programs[ctx.attr("axis")], dtype=np.int32)
+
+
+@impl("nvvm.read.ptx.sreg.globaltimer")
+def globaltimer(ctx: OpContext) -> Array:
+    """The host's clock in nanoseconds, as the GPU's %globaltimer counts."""
+    return np.array(time.time_ns(), dtype=np.int64)
+
+
+@impl("nvvm.read.ptx.sreg.smid")
+def smid(ctx: OpContext) -> Array:
+    """Every program runs on the one processor the interpreter has: 0."""
+    return np.array(0, dtype=np.int32)
 
 
 @impl("tt.make_range")

@@ -1,5 +1,5 @@
-"""Target libraries callable from kernels: `tl.extra.libdevice`."""
+"""Target libraries callable from kernels: `tl.extra.libdevice`, `tl.extra.cuda`."""
 
-from tritonc.language.extra import libdevice
+from tritonc.language.extra import cuda, libdevice
 
-__all__ = ["libdevice"]
+__all__ = ["cuda", "libdevice"]

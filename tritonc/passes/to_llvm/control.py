@@ -157,6 +157,14 @@ def lower_barrier(ctx: LoweringContext, op) -> list:
     return []
 
 
-@lowering("tt.assume")
+@lowering("nvvm.read.ptx.sreg.globaltimer", "nvvm.read.ptx.sreg.smid")
+def lower_special_register(ctx: LoweringContext, op) -> list:
+    return [[ctx.value(op.name, [], op.results[0].type)]]
+
+
+@lowering("tt.assume", "llvm.intr.assume")
 def lower_assume(ctx: LoweringContext, op) -> list:
+    """`llvm.intr.assume` of each register of the condition this thread holds."""
+    for cond in ctx.get(op.operands[0]):
+        ctx.op("llvm.intr.assume", [cond], [], {"op_bundle_sizes": ir.DenseI32ArrayAttr.get([])})
     return []
