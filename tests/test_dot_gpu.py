@@ -47,7 +47,8 @@ def relative_error(got, want) -> float:
 CASES = [  # (dtype, input precision, tolerance, accumulator)
     ("float16", "ieee", 1e-3, "float32"), ("bfloat16", "ieee", 8e-3, "float32"),
     ("float32", "tf32", 2e-3, "float32"), ("float32", "ieee", 1e-6, "float32"),
-    ("int8", "ieee", 0.0, "int32"), ("float16", "ieee", 1e-2, "float16")]
+    ("int8", "ieee", 0.0, "int32"), ("float16", "ieee", 1e-2, "float16"),
+    ("float8_e4m3fn", "ieee", 1e-5, "float32"), ("float8_e5m2", "ieee", 1e-5, "float32")]
 
 
 @pytest.mark.gpu

@@ -94,7 +94,7 @@ CHECK-NOT: scf.
 
 # LLVM 22 spells the f32 add `add.rn.f32`; loads and stores are typed `.b32`.
 PTX_CHECKS = r"""
-CHECK: .version 8.{{[01]}}
+CHECK: .version 8.{{[04]}}
 CHECK: .target sm_ARCH
 CHECK: .visible .entry add_kernel(
 CHECK-DAG: ld.global
@@ -212,7 +212,7 @@ def test_unknown_kernel_name():
 
 def test_ptx_versions():
     versions = [llvm_to_ptx.default_ptx_version(a) for a in (80, 90, "90a", 100, 120)]
-    assert versions == [80, 81, 81, 86, 87]  # 8.1 from sm_90 on: vector atomics
+    assert versions == [80, 84, 84, 86, 87]  # 8.4 from sm_89 on: fp8 mma, vector atomics
     _, ptx = llvm_to_ptx.llvm_module_to_ptx(VECTOR_ADD, "add_kernel", 90, ptx_version=83)
     assert ".version 8.3" in ptx
     assert parse_arch("sm_90a") == (90, "a") and parse_arch(80) == (80, "")

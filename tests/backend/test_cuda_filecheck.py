@@ -250,6 +250,22 @@ def test_fp16_and_int8_accumulators_use_tensor_cores(arch, operand, out, mma, k_
     assert k.metadata["ptxas"]["spill_stores"] == 0
 
 
+@pytest.mark.parametrize("operand, kind", [("fp8e4nv", "e4m3"), ("fp8e5", "e5m2")])
+def test_fp8_dots_use_tensor_cores_from_sm89(operand, kind):
+    """fp8 operands into fp32: `mma.sync.m16n8k32` on e4m3 / e5m2 from sm_89 on (PTX 8.4),
+    fused multiply-adds on sm_80."""
+    sig = {"X": f"*{operand}", "Y": f"*{operand}", "Z": "*fp32"}
+    for arch in (89, 90):
+        k = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": tl.float32},
+                            target=f"cuda:{arch}", divisible_by_16=set(sig))
+        ptx = k.asm["ptx"]
+        assert ptx.count(f"mma.sync.aligned.m16n8k32.row.col.f32.{kind}.{kind}.f32") == 8 * 2
+        assert "fma.rn" not in ptx and ".version 8.4" in ptx
+    ampere = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": tl.float32},
+                             target="cuda:80", divisible_by_16=set(sig))
+    assert "mma.sync" not in ampere.asm["ptx"]
+
+
 @pytest.mark.parametrize("m, n, k, warps, per_warp", [(16, 16, 16, 4, 2), (32, 32, 128, 16, 16)])
 def test_dots_smaller_than_a_block_per_warp_use_tensor_cores(m, n, k, warps, per_warp):
     """More warps than 16 x 16 blocks: every warp runs the mma.sync of one block (the

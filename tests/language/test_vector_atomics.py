@@ -42,7 +42,7 @@ def test_contiguous_float_adds_are_vector_atomics_on_sm90(dtype, vector, per_thr
     ptx = _compile(dtype, 90, keep_old=True).asm["ptx"]
     atoms = re.findall(r"atom\.[\w.]+", ptx)
     assert atoms == [vector] * per_thread
-    assert ".version 8.1" in ptx
+    assert ".version 8.4" in ptx
     scalar = re.findall(r"atom\.[\w.]+", _compile(dtype, 80).asm["ptx"])
     assert len(scalar) == 8 and not any(".v" in a for a in scalar)
 

@@ -19,10 +19,11 @@ Steps:
      declared, give every function but the kernel internal linkage, run O3;
   5. `emit_ptx`: the NVPTX target machine for `sm_<arch>` and `+ptx<version>`.
 
-PTX ISA version: 8.0 unless the target needs a newer one (`default_ptx_version`); 8.1 on
-sm_90 and later, whose vector atomics (`atom.global.v4.f32.add`) need it. 8.0 (CUDA 12.0)
-is the first version that accepts sm_90a, and every driver from 525 on, the CUDA 13.0
-driver (580) included, loads it; the newest that driver loads is 9.0.
+PTX ISA version: 8.0 unless the target needs a newer one (`default_ptx_version`); 8.4 on
+sm_89 and later, whose fp8 mma.sync and vector atomics (`atom.global.v4.f32.add`) need
+it. The version only gates what ptxas accepts: the runtime loads the cubin ptxas makes,
+never the PTX, so the driver's own PTX limit (9.0 for the CUDA 13.0 driver, 580) does not
+apply to it.
 
 The bindings in the pinned MLIR 22 build embed libdevice: `gpu-module-to-binary` links the
 `__nv_*` functions a module calls and internalizes them, so step 3 links libdevice only
@@ -59,7 +60,7 @@ LLVM_DIALECT_PASSES = (
 # Lowest PTX ISA version each target accepts (PTX ISA manual, "PTX ISA notes" per target).
 _MIN_PTX_VERSION = {75: 63, 80: 70, 86: 71, 87: 74, 89: 78, 90: 78, 100: 86, 103: 88, 120: 87}
 DEFAULT_PTX_VERSION = 80
-VECTOR_ATOMICS_PTX_VERSION = 81
+FP8_PTX_VERSION = 84
 _TRIPLE = "nvptx64-nvidia-cuda"
 
 
@@ -77,10 +78,10 @@ def bitcode_passes(chip: str, ptx_version: int) -> tuple[str, ...]:
 
 
 def default_ptx_version(arch: int | str) -> int:
-    """PTX ISA version (80 means 8.0) to emit for `arch`: 8.0 (8.1 from sm_90 on, for its
-    vector atomics), or the target's minimum if newer."""
+    """PTX ISA version (80 means 8.0) to emit for `arch`: 8.0 (8.4 from sm_89 on, for fp8
+    mma.sync and vector atomics), or the target's minimum if newer."""
     number, _ = parse_arch(arch)
-    base = VECTOR_ATOMICS_PTX_VERSION if number >= 90 else DEFAULT_PTX_VERSION
+    base = FP8_PTX_VERSION if number >= 89 else DEFAULT_PTX_VERSION
     return max(base, _MIN_PTX_VERSION.get(number, DEFAULT_PTX_VERSION))
 
 

@@ -10,8 +10,8 @@ K. Fragments (lane = 4 * group + t): A holds rows group and group + 8, columns 2
 each); B holds rows 2t, 2t + 1, 2t + 8, 2t + 9 of column group; the accumulator is the
 mma layout itself (fp32, or fp16 pairs in one register each for an fp16 accumulator).
 fp32 operands with `input_precision="tf32"` take `mma.sync.aligned.m16n8k8` on tf32
-instead, int8 ones `m16n8k32` into int32, read from their staged copies
-(`_mma_elementwise`).
+instead, int8 ones `m16n8k32` into int32 and fp8 ones (sm_89 on) `m16n8k32` into fp32,
+read from their staged copies (`_mma_elementwise`).
 
 **Fused multiply-adds.** Every other dot.
 
@@ -29,7 +29,7 @@ core path (mma.sync) takes the shapes and types it supports.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
@@ -99,9 +99,10 @@ def _mma(ctx: LoweringContext, op) -> list:
     if bn * layout.warps_per_cta[1] > n_dim:
         warp_col = ctx.binop("arith.andi", warp_col, ctx.i32(n_dim - 1))
 
-    if kind in _ELEMENTWISE:
-        return [_mma_elementwise(ctx, _ELEMENTWISE[kind], list(ctx.get(c)), staged_a,
-                                 staged_b, warp_row, warp_col, (bm, bn, k_dim))]
+    if kind in _ELEMENTWISE or kind in NATIVE:
+        frag = _ELEMENTWISE.get(kind) or _fp8_fragments(kind, str(ctx.element_type(b.type)))
+        return [_mma_elementwise(ctx, frag, list(ctx.get(c)), staged_a, staged_b, warp_row,
+                                 warp_col, (bm, bn, k_dim))]
 
     lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
     lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
@@ -271,6 +272,13 @@ _ELEMENTWISE = {
     "i8": _Fragments("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32, 4,
                      (0, 1, 0, 1), (0, 0, 16, 16), (0, 16), _bytes),
 }
+
+
+def _fp8_fragments(a_kind: str, b_kind: str) -> _Fragments:
+    """fp8 operands (e4m3 / e5m2, sm_89 and later): `m16n8k32`, its fragments those of
+    int8."""
+    opcode = f"mma.sync.aligned.m16n8k32.row.col.f32.{NATIVE[a_kind]}.{NATIVE[b_kind]}.f32"
+    return replace(_ELEMENTWISE["i8"], opcode=opcode)
 
 
 def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_a, staged_b,

@@ -1,5 +1,6 @@
 """mma-layouts: the `tt.dot`s the tensor cores take (fp16/bf16 into fp32, fp16 into fp16,
-fp32 rounded to tf32, int8 into int32) accumulate in the tensor-core (mma) layout.
+fp32 rounded to tf32, int8 into int32, fp8 into fp32 from sm_89 on) accumulate in the
+tensor-core (mma) layout.
 
 Before:
     %acc = scf.for ... iter_args(%c = %zero) -> (tensor<128x128xf32, #blocked>) {
@@ -47,14 +48,22 @@ def _tf32(ir, op) -> bool:
         precision is not None and ir.StringAttr(precision).value == "tf32"
 
 
-def _k_step(ir, op) -> int | None:
-    """The K of one mma.sync for `op`'s operand and accumulator types, or None when the
-    tensor cores do not take them: 16 for fp16/bf16 into fp32 and fp16 into fp16, 8 for
-    fp32 rounded to tf32, 32 for int8 into int32."""
+FP8_OPERANDS = ("f8E4M3FN", "f8E5M2")
+FP8_ARCH = 89  # mma.sync on e4m3 / e5m2
+
+
+def _k_step(ir, op, arch: int) -> int | None:
+    """The K of one mma.sync for `op`'s operand and accumulator types on sm_`arch`, or None
+    when the tensor cores do not take them: 16 for fp16/bf16 into fp32 and fp16 into fp16,
+    8 for fp32 rounded to tf32, 32 for int8 into int32 and for fp8 (e4m3, e5m2, either
+    mixed with the other) into fp32 from sm_89 on."""
     a, b, c = op.operands
     operand = str(_tensor(ir, a.type).element_type)
+    other = str(_tensor(ir, b.type).element_type)
     acc = str(_tensor(ir, c.type).element_type)
-    if str(_tensor(ir, b.type).element_type) != operand:
+    if operand in FP8_OPERANDS and other in FP8_OPERANDS:
+        return 32 if acc == "f32" and arch >= FP8_ARCH else None
+    if other != operand:
         return None
     if _tf32(ir, op) and acc == "f32":
         return 8
@@ -65,7 +74,7 @@ def _k_step(ir, op) -> int | None:
 
 def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     ta, tc = _tensor(ir, op.operands[0].type), _tensor(ir, op.operands[2].type)
-    step = _k_step(ir, op)
+    step = _k_step(ir, op, arch)
     if len(ta.shape) != 2 or step is None or ta.shape[1] % step:
         return None
     m, n = tc.shape
@@ -163,7 +172,7 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
             else:
                 dot.operands[2] = _convert_before(ir, dot, acc, mma_ty)
             _convert_users(ir, result, blocked_ty, keep)
-            if _k_step(ir, dot) == 16:  # tf32 and int8 operands are read from shared memory
+            if _k_step(ir, dot, arch) == 16:  # tf32, int8 and fp8 are read from shared memory
                 _a_in_registers(ir, dot, layout)
 
 
