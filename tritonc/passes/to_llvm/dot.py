@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
 from tritonc.passes.to_llvm.fragments import register_fragments
@@ -286,7 +287,7 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
     """fp32 operands with `input_precision="tf32"` (`mma.sync.aligned.m16n8k8` on tf32)
     and int8 ones (`m16n8k32`, saturating): one mma for every 16 x 8 tile of the warp's
     block and every `frag.k`-deep step of K, the operands read from their staged copies
-    (see `_Fragments`)."""
+    (see `_Fragments`; four 8-bit elements along a row of A are one 32-bit load)."""
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
     t = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)),
@@ -301,6 +302,12 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
     n_tiles = bn // 8
 
     def register(staged, row, col, along_col: bool):
+        if along_col and frag.per == 4 and element_bytes(staged.store_ty) == 1:
+            # four bytes consecutive along a row of the row-major copy: one 32-bit load
+            word = ctx.binop("arith.shrui", ctx.linear_index([row, col], staged.shape),
+                             ctx.i32(2))
+            i32 = ctx.i32_type()
+            return ctx.value("llvm.load", [ctx.smem_ptr(word, i32, staged.offset)], i32)
         coords = [[row, at(col, e)] if along_col else [at(row, e), col] for e in range(frag.per)]
         return frag.pack(ctx, [staged.load(ctx, c) for c in coords])
 
