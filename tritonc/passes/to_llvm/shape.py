@@ -116,8 +116,9 @@ def store_vector(ctx: LoweringContext, values: list, ptr) -> None:
         ir.IntegerType.get_signless(64), len(values) * element_bytes(values[0].type))})
 
 
-def stage(ctx: LoweringContext, values) -> list[Staged]:
-    """Barrier, every thread writes its registers of each value, barrier."""
+def stage(ctx: LoweringContext, values, transposed: tuple = ()) -> list[Staged]:
+    """Barrier, every thread writes its registers of each value, barrier. A 2-D value in
+    `transposed` is written with its dimensions swapped (its `Staged` shape too)."""
     ctx.barrier()
     staged, offset = [], 0
     for value in values:
@@ -127,8 +128,10 @@ def stage(ctx: LoweringContext, values) -> list[Staged]:
         for s in shape:
             numel *= s
         coords = ctx.coordinates(value.type) if shape else [[]]
-        _store_registers(ctx, ctx.get(value), coords, shape, kind, store_ty, offset,
-                         _store_vector_width(ctx, value, kind, store_ty))
+        vec = _store_vector_width(ctx, value, kind, store_ty)
+        if any(value == t for t in transposed):
+            shape, coords, vec = shape[::-1], [c[::-1] for c in coords], 1
+        _store_registers(ctx, ctx.get(value), coords, shape, kind, store_ty, offset, vec)
         staged.append(Staged(store_ty, kind, shape, offset, ctx.scalar_type(value.type)))
         offset += (numel * element_bytes(store_ty) + 15) // 16 * 16
     ctx.reserve_smem(offset)
@@ -456,7 +459,13 @@ def lower_join(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.split")
 def lower_split(ctx: LoweringContext, op) -> list:
+    """Each half through a scratch copy; a `tensor<2>` split into two scalars is read back
+    whole by every thread."""
     src = op.operands[0]
+    if not ctx.is_tensor(op.results[0].type):
+        store_ty, kind, _ = write_to_smem(ctx, src)
+        out_ty = ctx.scalar_type(op.results[0].type)
+        return [[_load_scalar(ctx, ctx.i32(half), kind, store_ty, out_ty)] for half in (0, 1)]
     outs = []
     for half in (0, 1):
         outs.append(exchange(ctx, src, op.results[half].type,
