@@ -17,6 +17,9 @@ from tritonc.language import dtypes as T
 
 TRITON_BUILTIN = "__triton_builtin__"
 
+#: the type of a constexpr, importable from here as from Triton's `triton.language.core`
+constexpr_type = T.constexpr_type
+
 
 def builtin(fn: Callable) -> Callable:
     """Mark `fn` as a builtin: the code generator passes it `_semantic` (and `_generator`)."""
