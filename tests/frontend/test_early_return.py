@@ -371,8 +371,6 @@ def test_descriptor_helpers_interpreted() -> None:
 @pytest.mark.parametrize("fn, signature, message", [
     (return_in_loop, {"x_ptr": "*fp32", "n": "i32"},
      "inside a runtime `if`, either both branches return or neither does"),
-    (value_on_one_path, {"x_ptr": "*fp32", "c": "i32"},
-     "inside a runtime `if`, either both branches return or neither does"),
 ])
 def test_still_rejected(fn, signature, message) -> None:
     with pytest.raises(CompilationError, match=message.replace("`", ".")):
@@ -381,6 +379,17 @@ def test_still_rejected(fn, signature, message) -> None:
     with pytest.raises(CompilationError, match=message.replace("`", ".")):
         interpreted(fn)[(1,)](x, 4)
     np.testing.assert_array_equal(x, poisoned(4))
+
+
+def test_a_value_on_one_path_is_poison_on_the_other() -> None:
+    """As in Triton: the path that falls off the end returns `ub.poison`; the path that
+    returns gives its value, compiled and interpreted."""
+    ttir = triton.compile(value_on_one_path, {"x_ptr": "*fp32", "c": "i32"}, {},
+                          target="ttir").asm["ttir"]
+    assert "ub.poison : f32" in ttir
+    x = np.array([2.5, 0, 0, 0], np.float32)
+    interpreted(value_on_one_path)[(1,)](x, 4)
+    np.testing.assert_array_equal(x, [2.5, 0, 0, 0])
 
 
 # -- compiled, on the GPU ------------------------------------------------------------------

@@ -119,8 +119,13 @@ class ControlFlowMixin:
         else_scope, else_ret, else_value = self._visit_branch(orelse, scratch.else_block,
                                                               before, tail)
         builder.ip = saved_ip
-        if then_ret != else_ret and tail and then_value is None and else_value is None:
-            # the branch that does not return ends the function: it returns None too
+        if then_ret != else_ret and tail:
+            # the branch that does not return ends the function: it returns None too, or
+            # poison of the other branch's types where that one returns values (as Triton)
+            if then_ret:
+                else_value = self._poison_like(then_value, scratch.else_block, node)
+            else:
+                then_value = self._poison_like(else_value, scratch.then_block, node)
             then_ret = else_ret = True
         if then_ret != else_ret:
             raise self.error(node, "inside a runtime `if`, either both branches return or "
@@ -223,6 +228,16 @@ class ControlFlowMixin:
         if isinstance(value, tuple):
             return [self.semantic.to_tensor(v) for v in value], len(value)
         return [self.semantic.to_tensor(value)], -1
+
+    def _poison_like(self, value: Any, block, node: ast.AST) -> Any:
+        """`ub.poison` values, at the end of `block`, shaped as the returned `value`."""
+        from tritonc.compiler.mlir_builder import ir
+
+        outs, template = self._flatten_return(value, node)
+        saved_ip, self.builder.ip = self.builder.ip, ir.InsertionPoint(block)
+        poison = [tensor(self.builder.poison(v.type), v.type) for v in outs]
+        self.builder.ip = saved_ip
+        return self._unflatten_return(template, poison)
 
     @staticmethod
     def _unflatten_return(template: Any, values: list[tensor]) -> Any:

@@ -285,6 +285,12 @@ class MLIRBuilder:
             return scf.IfOp(cond, [self.ir_type(t) for t in result_types], has_else=has_else,
                             ip=self.ip)
 
+    def poison(self, ty: T.base_type):
+        """`ub.poison` of `ty`: the value of a path that returns none."""
+        with self.context, self.loc:
+            return self._create("ub.poison", [], [self.ir_type(ty)],
+                                {"value": ir.Attribute.parse("#ub.poison")})[0]
+
     def move_region_ops(self, src_block, dst_block) -> None:
         for op in list(src_block.operations):
             op.detach_from_parent()

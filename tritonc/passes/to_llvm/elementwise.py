@@ -2,7 +2,8 @@
 
 Operands and results of an elementwise op share one layout, so register i of the result
 is the op applied to register i of each operand: the upstream op on scalars.
-`tt.map_elementwise` inlines its scalar function once per `pack` registers.
+`tt.map_elementwise` inlines its scalar function once per `pack` registers; `ub.poison`
+(the value of a path that returns none) is LLVM's poison.
 
 fp8 values travel as their bits (i8): a float op on fp8 operands decodes them to f32,
 computes there and rounds the result back to nearest-even (as the interpreter does);
@@ -176,6 +177,14 @@ def lower_constant(ctx: LoweringContext, op) -> list:
                           ir.IntegerType.get_signless(8))
     else:
         value = ctx.value("arith.constant", [], ctx.scalar_type(result.type), {"value": attr})
+    return [[value] * ctx.num_registers(result.type)]
+
+
+@lowering("ub.poison")
+def lower_poison(ctx: LoweringContext, op) -> list:
+    """What a path that returns no value gives: LLVM's poison in every register."""
+    result = op.results[0]
+    value = ctx.value("llvm.mlir.poison", [], ctx.scalar_type(result.type))
     return [[value] * ctx.num_registers(result.type)]
 
 
