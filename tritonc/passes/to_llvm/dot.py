@@ -82,9 +82,12 @@ def _mma(ctx: LoweringContext, op) -> list:
     k_dim = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
     in_registers = isinstance(ctx.layout(a.type), DotOperandLayout)
+    bytewise = kind in NATIVE or kind == "i8"
     if in_registers:
         fragments = register_fragments(ctx, a)
         staged_a, staged_b = None, _in_shared_memory(ctx, [b])[0]
+    elif bytewise:  # B as N rows of K: the 4 bytes of a fragment register are adjacent
+        staged_a, staged_b = stage(ctx, [a, b], transposed=(b,))
     else:
         staged_a, staged_b = _in_shared_memory(ctx, [a, b])
     i32 = ctx.i32_type()
@@ -103,7 +106,7 @@ def _mma(ctx: LoweringContext, op) -> list:
     if kind in _ELEMENTWISE or kind in NATIVE:
         frag = _ELEMENTWISE.get(kind) or _fp8_fragments(kind, str(ctx.element_type(b.type)))
         return [_mma_elementwise(ctx, frag, list(ctx.get(c)), staged_a, staged_b, warp_row,
-                                 warp_col, (bm, bn, k_dim))]
+                                 warp_col, (bm, bn, k_dim), b_transposed=bytewise)]
 
     lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
     lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
@@ -283,11 +286,12 @@ def _fp8_fragments(a_kind: str, b_kind: str) -> _Fragments:
 
 
 def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_a, staged_b,
-                     warp_row, warp_col, block: tuple) -> list:
+                     warp_row, warp_col, block: tuple, b_transposed: bool = False) -> list:
     """fp32 operands with `input_precision="tf32"` (`mma.sync.aligned.m16n8k8` on tf32)
-    and int8 ones (`m16n8k32`, saturating): one mma for every 16 x 8 tile of the warp's
-    block and every `frag.k`-deep step of K, the operands read from their staged copies
-    (see `_Fragments`; four 8-bit elements along a row of A are one 32-bit load)."""
+    and 8-bit ones (`m16n8k32`): one mma for every 16 x 8 tile of the warp's block and
+    every `frag.k`-deep step of K, the operands read from their staged copies (see
+    `_Fragments`; B staged as N x K when `b_transposed`). Four 8-bit elements adjacent in
+    a staged row are one 32-bit load."""
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
     t = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)),
@@ -312,7 +316,8 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
         return frag.pack(ctx, [staged.load(ctx, c) for c in coords])
 
     for kk in range(k_dim // frag.k):
-        b_frags = [[register(staged_b, at(t, frag.k * kk + r), n, False) for r in frag.b_rows]
+        b_frags = [[register(staged_b, n, at(t, frag.k * kk + r), True) if b_transposed else
+                    register(staged_b, at(t, frag.k * kk + r), n, False) for r in frag.b_rows]
                    for n in cols]
         for i in range(bm // 16):
             a_frag = [register(staged_a, at(rows, 16 * i + 8 * h), at(t, frag.k * kk + c), True)
