@@ -332,6 +332,8 @@ class ControlFlowMixin:
                             ("tt.loop_unroll_factor", iterator.loop_unroll_factor)):
             if value is not None:
                 builder.set_op_attr(loop, name, int(value))
+        if iterator.disable_licm:
+            builder.disable_licm(loop)
         saved_ip = builder.ip
         builder.ip = ir.InsertionPoint(loop.body)
         self.lscope = dict(before)
@@ -364,12 +366,19 @@ class ControlFlowMixin:
         return yields
 
     # -- while -------------------------------------------------------------------------------
+    def _while_test(self, node: ast.While) -> tuple[Any, bool]:
+        """The loop's condition, and whether `tl.condition(..., disable_licm=True)` gave it."""
+        cond = self.visit(node.test)
+        if isinstance(cond, tl_builtins.condition):
+            return cond.condition, cond.disable_licm
+        return cond, False
+
     def visit_While(self, node: ast.While) -> None:
         if node.orelse:
             raise self.error(node, "while ... else is not supported",
                              UnsupportedLanguageConstruct)
         if self.builder.concrete:
-            while self.static_condition(self.visit(node.test)):
+            while self.static_condition(self._while_test(node)[0]):
                 self.visit_block(node.body)
                 if self.returned:
                     return
@@ -387,7 +396,9 @@ class ControlFlowMixin:
         self.lscope = dict(before)
         for n, init, arg in zip(names, inits, before_block.arguments, strict=False):
             self.lscope[n] = tensor(arg, init.type)
-        cond = self.visit(node.test)
+        cond, no_licm = self._while_test(node)
+        if no_licm:
+            builder.disable_licm(op)
         if not isinstance(cond, tensor):
             cond = self.semantic.to_tensor(bool(cond.value if isinstance(cond, constexpr)
                                                 else cond))

@@ -238,6 +238,13 @@ class MLIRBuilder:
             op.operation.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32),
                                                                value)
 
+    def disable_licm(self, loop) -> None:
+        """Keep LLVM's loop-invariant code motion out of `loop` (an scf.for or scf.while):
+        the loop annotation that reaches its back edge as `llvm.licm.disable`."""
+        with self.context:
+            loop.operation.attributes["loop_annotation"] = ir.Attribute.parse(
+                "#llvm.loop_annotation<licm = #llvm.loop_licm<disable = true>>")
+
     def static_value(self, handle) -> None:
         return None
 

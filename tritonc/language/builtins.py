@@ -524,17 +524,31 @@ class static_range:
 
 
 class range:  # noqa: A001 (the language's own range)
-    """A loop range with compiler hints: `for i in tl.range(0, n, 1, num_stages=3)`."""
+    """A loop range with compiler hints: `for i in tl.range(0, n, 1, num_stages=3)`;
+    `disable_licm=True` keeps LLVM from hoisting code out of the loop."""
 
     takes_values = True
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
-                 disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False) -> None:
+                 disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False,
+                 disable_licm=False) -> None:
         start, end = (0, arg1) if arg2 is None else (arg1, arg2)
         self.start, self.end = start, end
         self.step = constexpr(1) if step is None else step
         self.num_stages = _unwrap(num_stages)
         self.loop_unroll_factor = _unwrap(loop_unroll_factor)
+        self.disable_licm = bool(_unwrap(disable_licm))
+
+
+class condition:
+    """A `while` condition with compiler hints: `while tl.condition(i < n,
+    disable_licm=True)` keeps LLVM from hoisting code out of the loop."""
+
+    takes_values = True
+
+    def __init__(self, arg, disable_licm=False) -> None:
+        self.condition = arg
+        self.disable_licm = bool(_unwrap(disable_licm))
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (

@@ -41,6 +41,13 @@ def _bind_block_args(ctx, old_block, new_args) -> None:
         ctx.set(old, regs)
 
 
+def _keep_loop_annotation(old, new) -> None:
+    """The loop's `loop_annotation` (an `#llvm.loop_annotation`, from `disable_licm=True`)
+    on its lowered form: convert-scf-to-cf moves it to the loop's back edge."""
+    if "loop_annotation" in old.attributes:
+        new.attributes["loop_annotation"] = old.attributes["loop_annotation"]
+
+
 @lowering("scf.for")
 def lower_for(ctx: LoweringContext, op) -> list:
     stages = pipeline.loop_stages(ctx, op)
@@ -77,6 +84,7 @@ def _lower_for(ctx: LoweringContext, op, extra: list, top) -> list:
     own_args = list(new_block.arguments)[1:1 + n_own]
     for old, regs in zip(olds, _regroup(ctx, olds, own_args)):
         ctx.set(old, regs)
+    _keep_loop_annotation(op, new)
     if top is not None:
         ctx.extra_yields[list(old_block.operations)[-1]] = top(
             new_block.arguments[0], list(new_block.arguments)[1 + n_own:])
@@ -116,6 +124,7 @@ def lower_while(ctx: LoweringContext, op) -> list:
     after_old = op.regions[1].blocks[0]
     new = ir.Operation.create("scf.while", results=_flat_types(ctx, op.results),
                               operands=_flat(ctx, op.operands), regions=2, loc=ctx.loc, ip=ctx.ip)
+    _keep_loop_annotation(op, new)
     before = new.regions[0].blocks.append(*_flat_types(ctx, before_old.arguments))
     after = new.regions[1].blocks.append(*_flat_types(ctx, after_old.arguments))
     _lower_region_block(ctx, before_old, before)
