@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
 from tritonc.passes.to_llvm.fragments import register_fragments
@@ -82,7 +81,7 @@ def _mma(ctx: LoweringContext, op) -> list:
     k_dim = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
     in_registers = isinstance(ctx.layout(a.type), DotOperandLayout)
-    bytewise = kind in NATIVE or kind == "i8"
+    bytewise = kind in NATIVE or kind == "i8"  # fragments of 4 bytes along K
     if in_registers:
         fragments = register_fragments(ctx, a)
         staged_a, staged_b = None, _in_shared_memory(ctx, [b])[0]
@@ -244,22 +243,14 @@ def _tf32(ctx: LoweringContext, values: list):
         "constraints": ir.StringAttr.get("=r,f")})
 
 
-def _bytes(ctx: LoweringContext, values: list):
-    """Four int8 elements, the first in the low byte, as one 32-bit register."""
-    quad = ir.VectorType.get([4], values[0].type)
-    packed = ctx.value("llvm.mlir.poison", [], quad)
-    for i, v in enumerate(values):
-        packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], quad)
-    return ctx.value("llvm.bitcast", [packed], ctx.i32_type())
-
-
 @dataclass(frozen=True)
 class _Fragments:
-    """An mma.sync whose fragments are read from the staged operands element by element.
-    Lane = 4 * group + t. Register r of A holds, of row group + 8 a_rows[r], the `per`
-    elements from column per * t + a_cols[r]; register r of B those from row
-    per * t + b_rows[r] of column group; `pack` makes one register of them. The
-    accumulator is laid out as for fp16 (the mma layout)."""
+    """An mma.sync whose fragments are read from the staged operands. Lane = 4 * group + t.
+    Register r of A holds, of row group + 8 a_rows[r], the `per` elements from column
+    per * t + a_cols[r]; register r of B those from row per * t + b_rows[r] of column
+    group. `pack` makes one register of one element; without it the `per` elements are
+    bytes adjacent in a staged row, loaded as one 32-bit word. The accumulator is laid
+    out as for fp16 (the mma layout)."""
 
     opcode: str
     k: int
@@ -267,14 +258,14 @@ class _Fragments:
     a_rows: tuple[int, ...]
     a_cols: tuple[int, ...]
     b_rows: tuple[int, ...]
-    pack: Callable
+    pack: Callable | None
 
 
 _ELEMENTWISE = {
     "f32": _Fragments("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 8, 1,
                       (0, 1, 0, 1), (0, 0, 4, 4), (0, 4), _tf32),
     "i8": _Fragments("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32, 4,
-                     (0, 1, 0, 1), (0, 0, 16, 16), (0, 16), _bytes),
+                     (0, 1, 0, 1), (0, 0, 16, 16), (0, 16), None),
 }
 
 
@@ -290,8 +281,7 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
     """fp32 operands with `input_precision="tf32"` (`mma.sync.aligned.m16n8k8` on tf32)
     and 8-bit ones (`m16n8k32`): one mma for every 16 x 8 tile of the warp's block and
     every `frag.k`-deep step of K, the operands read from their staged copies (see
-    `_Fragments`; B staged as N x K when `b_transposed`). Four 8-bit elements adjacent in
-    a staged row are one 32-bit load."""
+    `_Fragments`; B staged as N x K when `b_transposed`, as the 8-bit kinds need)."""
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
     t = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)),
@@ -305,22 +295,20 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
     asm = _mma_asm(frag.opcode, 4, len(frag.a_rows), len(frag.b_rows))
     n_tiles = bn // 8
 
-    def register(staged, row, col, along_col: bool):
-        if along_col and frag.per == 4 and element_bytes(staged.store_ty) == 1:
-            # four bytes consecutive along a row of the row-major copy: one 32-bit load
+    def register(staged, row, col):
+        if frag.pack is None:  # 4 bytes from (row, col) on: one 32-bit load
             word = ctx.binop("arith.shrui", ctx.linear_index([row, col], staged.shape),
                              ctx.i32(2))
             i32 = ctx.i32_type()
             return ctx.value("llvm.load", [ctx.smem_ptr(word, i32, staged.offset)], i32)
-        coords = [[row, at(col, e)] if along_col else [at(row, e), col] for e in range(frag.per)]
-        return frag.pack(ctx, [staged.load(ctx, c) for c in coords])
+        return frag.pack(ctx, [staged.load(ctx, [row, col])])
 
     for kk in range(k_dim // frag.k):
-        b_frags = [[register(staged_b, n, at(t, frag.k * kk + r), True) if b_transposed else
-                    register(staged_b, at(t, frag.k * kk + r), n, False) for r in frag.b_rows]
+        b_frags = [[register(staged_b, n, at(t, frag.k * kk + r)) if b_transposed else
+                    register(staged_b, at(t, frag.k * kk + r), n) for r in frag.b_rows]
                    for n in cols]
         for i in range(bm // 16):
-            a_frag = [register(staged_a, at(rows, 16 * i + 8 * h), at(t, frag.k * kk + c), True)
+            a_frag = [register(staged_a, at(rows, 16 * i + 8 * h), at(t, frag.k * kk + c))
                       for h, c in zip(frag.a_rows, frag.a_cols)]
             for j, b_frag in enumerate(b_frags):
                 _mma_tile(ctx, asm, a_frag, b_frag, accs, (i * n_tiles + j) * 4)
