@@ -13,10 +13,12 @@ EVICTION_POLICIES = ("", "evict_normal", "evict_first", "evict_last")
 ATOMIC_SEMANTICS = ("acq_rel", "acquire", "release", "relaxed")
 ATOMIC_SCOPES = ("gpu", "cta", "sys")
 _WORDS = ("int32", "uint32", "int64", "uint64")
-#: the element types each descriptor reduction takes (as Triton on every target)
+#: the element types each descriptor reduction takes (as Triton on sm_90, whose bulk
+#: tensor reductions also take fp16 and bf16 min / max)
 DESCRIPTOR_REDUCE_TYPES = {
     "add": ("int32", "uint32", "uint64", "fp16", "bf16", "fp32"),
-    "min": _WORDS, "max": _WORDS, "and": _WORDS, "or": _WORDS, "xor": _WORDS,
+    "min": (*_WORDS, "fp16", "bf16"), "max": (*_WORDS, "fp16", "bf16"),
+    "and": _WORDS, "or": _WORDS, "xor": _WORDS,
 }
 
 

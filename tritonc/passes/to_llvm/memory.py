@@ -198,6 +198,8 @@ def _atom_parts(kind: str, elt_ty, bits: int, arch: int) -> list[str] | None:
     if kind == "xchg":
         return [f"exch.b{bits}"] if bits >= 32 else None
     if kind in ("fmax", "fmin") or (kind in ("max", "min") and is_float):
+        if bits == 16:
+            return None
         op = kind.lstrip("f")
         return [f"{op}.s{bits}", f"{'min' if op == 'max' else 'max'}.u{bits}"]
     if kind == "add":
@@ -220,8 +222,8 @@ def _atom_word(ctx: LoweringContext, kind: str, elt_ty, ptr, val, pred, sem: str
     value = _bits(ctx, val, bits)
     reg = _REG[bits]
     if parts is None:
-        return _cas_loop(ctx, kind, f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global", pred, ptr,
-                         value)
+        return _cas_loop(ctx, kind, elt_ty, f"{_PTX_SEM[sem]}{_PTX_SCOPE[scope]}.global", pred,
+                         ptr, value)
     if len(parts) == 1:
         return _asm(ctx, f"mov.b{bits} $0, 0;\n@$1 atom{qual}.{parts[0]} $0, [$2], $3;",
                     f"={reg},b,l,{reg}", [pred, ptr, value], word)
@@ -236,14 +238,18 @@ def _atom_word(ctx: LoweringContext, kind: str, elt_ty, ptr, val, pred, sem: str
                 [_and(ctx, pred, positive), _and(ctx, pred, negative), ptr, value], word)
 
 
-def _cas_loop(ctx: LoweringContext, kind: str, qual: str, pred, ptr, value):
-    """A 16-bit exchange or bf16 add (before sm_90) as a compare-and-swap loop, run by
-    the predicated thread inside one piece of PTX (no branch LLVM can see)."""
+def _cas_loop(ctx: LoweringContext, kind: str, elt_ty, qual: str, pred, ptr, value):
+    """A 16-bit exchange, bf16 add (before sm_90) or fp16/bf16 max/min as a
+    compare-and-swap loop, run by the predicated thread inside one piece of PTX (no branch
+    LLVM can see)."""
     word = ir.IntegerType.get_signless(16)
     if kind == "xchg":
         update = "mov.b16 %new, $3;"
-    else:  # bf16 add: fma by one rounds as an add does
+    elif kind == "fadd":  # bf16 add: fma by one rounds as an add does
         update = "fma.rn.bf16 %new, %old, %one, $3;"
+    else:  # max / min
+        kind_name = "bf16" if isinstance(elt_ty, ir.BF16Type) else "f16"
+        update = f"{kind.lstrip('f')}.{kind_name} %new, %old, $3;"
     text = ("{\n.reg .pred %again;\n.reg .b16 %old, %new, %seen, %one;\n"
             "mov.b16 %one, 0x3F80;\n"
             "mov.b16 $0, 0;\n@!$1 bra done_${:uid};\n"
