@@ -58,7 +58,8 @@ class MLIRBuilder:
                 out = ir.Type.parse(f"!tt.tensordesc<{self.ir_type(ty.block_type)}>")
             else:
                 if ty.name not in SCALAR_TYPES:
-                    raise TypeError(f"{ty.name} has no encoding in the CUDA backend (types: "
+                    raise TypeError(f"{ty.name} is not supported in this architecture: the "
+                                    "CUDA backend has no encoding for it (its types: "
                                     f"{', '.join(SCALAR_TYPES)})")
                 out = ir.Type.parse(SCALAR_TYPES[ty.name])
         self._type_cache[ty] = out
