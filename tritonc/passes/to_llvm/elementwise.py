@@ -111,7 +111,7 @@ def lower_divf(ctx: LoweringContext, op) -> list:
     return [out]
 
 
-def _approx(ctx: LoweringContext, instr: str, value):
+def _unary_ptx(ctx: LoweringContext, instr: str, value):
     return ctx.value("llvm.inline_asm", [value], value.type, {
         "asm_string": ir.StringAttr.get(f"{instr} $0, $1;"),
         "constraints": ir.StringAttr.get("=r,r")})
@@ -130,14 +130,14 @@ def lower_exp_log(ctx: LoweringContext, op) -> list:
     out = []
     for x in ctx.get(op.operands[0]):
         if op.name == "math.exp":
-            out.append(_approx(ctx, "ex2.approx.f32",
+            out.append(_unary_ptx(ctx, "ex2.approx.f32",
                                ctx.binop("arith.mulf", x, ctx.const(LOG2_E, x.type))))
         elif op.name == "math.exp2":
-            out.append(_approx(ctx, "ex2.approx.f32", x))
+            out.append(_unary_ptx(ctx, "ex2.approx.f32", x))
         elif op.name == "math.log2":
-            out.append(_approx(ctx, "lg2.approx.f32", x))
+            out.append(_unary_ptx(ctx, "lg2.approx.f32", x))
         else:
-            out.append(ctx.binop("arith.mulf", _approx(ctx, "lg2.approx.f32", x),
+            out.append(ctx.binop("arith.mulf", _unary_ptx(ctx, "lg2.approx.f32", x),
                                  ctx.const(LN_2, x.type)))
     return [out]
 
@@ -210,7 +210,8 @@ def lower_ptr_to_int(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.precise_sqrt")
 def lower_precise_sqrt(ctx: LoweringContext, op) -> list:
-    return per_register(ctx, op, "math.sqrt", {})
+    """`sqrt.rn.f32`, correctly rounded (the LLVM intrinsic may become `sqrt.approx`)."""
+    return [[_unary_ptx(ctx, "sqrt.rn.f32", v) for v in ctx.get(op.operands[0])]]
 
 
 @lowering("tt.precise_divf")
