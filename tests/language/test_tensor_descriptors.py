@@ -145,3 +145,25 @@ def test_set_allocator():
     assert get_allocator() is None
     with pytest.raises(TypeError, match="callable"):
         triton.set_allocator(42)
+
+
+@triton.jit
+def _narrow_rows(ptr, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(ptr, [128, 128], [128, 1], [8, BN])
+    desc.store([0, 0], tl.zeros([8, BN], dtype=ptr.dtype.element_ty))
+
+
+@pytest.mark.parametrize("ty, bn, ok", [("i32", 2, False), ("i16", 4, False), ("i16", 8, True),
+                                        ("fp32", 4, True), ("i8", 8, False)])
+def test_compiled_descriptor_rows_need_16_bytes(ty, bn, ok):
+    """A descriptor's block row is at least 16 bytes (one TMA box row), checked when the
+    kernel is compiled: a narrower one is a CompilationError naming the rule."""
+    def compile_it():
+        return triton.compile(_narrow_rows, {"ptr": f"*{ty}"}, {"BN": bn}, target="cuda:90")
+
+    if ok:
+        assert compile_it().asm["cubin"][:4] == b"\x7fELF"
+        return
+    with pytest.raises(triton.CompilationError) as info:
+        compile_it()
+    assert "at least 16 bytes in the last dimension" in str(info.value.__cause__)

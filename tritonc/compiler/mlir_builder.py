@@ -55,7 +55,13 @@ class MLIRBuilder:
                 out = ir.Type.parse(f"!tt.ptr<{self.ir_type(ty.element_ty)}, "
                                     f"{ty.address_space} : i32>")
             elif isinstance(ty, T.tensor_descriptor_type):
-                out = ir.Type.parse(f"!tt.tensordesc<{self.ir_type(ty.block_type)}>")
+                block = ty.block_type
+                row = block.shape[-1] * max(1, block.element_ty.primitive_bitwidth // 8)
+                if row < 16:  # a TMA box row
+                    raise ValueError("Descriptor block shape must have at least 16 bytes in "
+                                     f"the last dimension, got {block.shape[-1]} x "
+                                     f"{block.element_ty}")
+                out = ir.Type.parse(f"!tt.tensordesc<{self.ir_type(block)}>")
             else:
                 if ty.name not in SCALAR_TYPES:
                     raise TypeError(f"{ty.name} is not supported in this architecture: the "
