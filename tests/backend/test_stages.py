@@ -83,6 +83,8 @@ def test_num_ctas_is_accepted_and_each_program_stays_one_cta():
     k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
                         options=two)
     assert k.asm["ptx"] == one.asm["ptx"]
+    with pytest.raises(ValueError, match=r"num_ctas > 1 requires NVIDIA SM90\+ \(Hopper\)"):
+        tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:80", options=two)
 
 
 def test_options_are_frozen_and_hash_every_field():

@@ -21,7 +21,13 @@ class CUDABackend(Backend):
     name = "cuda"
 
     def parse_options(self, values: Mapping[str, Any]) -> CUDAOptions:
-        return values if isinstance(values, CUDAOptions) else CUDAOptions.parse(values)
+        """The options as `CUDAOptions`, checked against the target: several CTAs per
+        program (`num_ctas > 1`) need sm_90's thread-block clusters."""
+        options = values if isinstance(values, CUDAOptions) else CUDAOptions.parse(values)
+        if options.num_ctas > 1 and self.target.arch < 90:
+            raise ValueError(f"num_ctas > 1 requires NVIDIA SM90+ (Hopper); the target is "
+                             f"sm_{self.target.arch} (num_ctas={options.num_ctas})")
+        return options
 
     def add_stages(self, options: CUDAOptions) -> dict[str, Stage]:
         from tritonc.backends.cuda import stages
