@@ -7,6 +7,12 @@ import ast
 from tritonc.errors import TritonError
 
 
+class TargetLimitError(ValueError):
+    """A construct the language allows that the compiled target cannot express (a
+    descriptor block row under one TMA box row of 16 bytes). The compiler reports it as a
+    CompilationError; the interpreter, which has its own rule for it, runs on."""
+
+
 class CompilationError(TritonError):
     """A kernel could not be compiled (or interpreted) because of the code at `lineno`."""
 

@@ -9,7 +9,8 @@ types, a kernel that returns a value. Before it runs a launch, the interpreter a
 the compiler's own front end (once per kernel and specialization, about 10 ms) and
 raises the compiler's `CompilationError` unchanged. A failure inside the compiler
 that is not a `CompilationError` is the compiler's fault, not the kernel's: the
-interpreter then runs the kernel anyway.
+interpreter then runs the kernel anyway; so it does past a limit of the compiled target
+(`TargetLimitError`), which the interpreter reports by its own rule.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tritonc.compiler.errors import CompilationError
+from tritonc.compiler.errors import CompilationError, TargetLimitError
 from tritonc.runtime.jit import JITFunction
 from tritonc.runtime.scalar_annotations import check_value
 from tritonc.runtime.specialization import ConstantItem, constant_value, is_constant_value
@@ -93,7 +94,7 @@ def _verdict(fn: JITFunction, spec) -> CompilationError | None:
 
         make_ttir(fn, spec)
     except CompilationError as e:
-        return e
+        return None if isinstance(e.__cause__, TargetLimitError) else e
     except Exception:  # the compiler's own failure: the interpreter still runs the kernel
         return None
     return None

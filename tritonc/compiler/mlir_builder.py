@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tritonc.compiler import mlir_loader
+from tritonc.compiler.errors import TargetLimitError
 from tritonc.dialects.spec import HETERO, OPTIONAL, SINGLE, VARIADIC, hetero_slots
 from tritonc.dialects.tt import OP_DEFS
 from tritonc.language import dtypes as T
@@ -58,7 +59,7 @@ class MLIRBuilder:
                 block = ty.block_type
                 row = block.shape[-1] * max(1, block.element_ty.primitive_bitwidth // 8)
                 if row < 16:  # a TMA box row
-                    raise ValueError("Descriptor block shape must have at least 16 bytes in "
+                    raise TargetLimitError("Descriptor block shape must have at least 16 bytes in "
                                      f"the last dimension, got {block.shape[-1]} x "
                                      f"{block.element_ty}")
                 out = ir.Type.parse(f"!tt.tensordesc<{self.ir_type(block)}>")

@@ -283,10 +283,12 @@ def permute(input, *dims, _semantic=None) -> tensor:
 @tensor_method
 @builtin
 def trans(input, *dims, _semantic=None) -> tensor:
-    """`input` transposed: the two dimensions swapped, or permuted by `dims`."""
+    """`input` transposed: its last two dimensions swapped (a batched 2-D transpose), or
+    permuted by `dims`."""
     dims = _unwrap_shape(dims[0] if len(dims) == 1 else dims) if dims else None
     if not dims:
-        dims = list(py.range(len(input.shape)))[::-1] if len(input.shape) != 3 else [0, 2, 1]
+        rank = len(input.shape)
+        dims = [*py.range(rank - 2), rank - 1, rank - 2] if rank >= 2 else [0]
     return _semantic.permute(input, dims)
 
 

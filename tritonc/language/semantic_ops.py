@@ -206,9 +206,10 @@ class ComputeRules(ShapeRules):
 
     def dot(self, a: tensor, b: tensor, acc: tensor | None, input_precision: str | None,
             max_num_imprecise_acc: int | None, out_dtype: T.dtype) -> tensor:
-        if len(a.shape) not in (2, 3) or len(b.shape) != len(a.shape):
-            raise SemanticError(f"dot operands must both be 2-D (or 3-D batched), got shapes "
-                                f"{list(a.shape)} and {list(b.shape)}")
+        if len(a.shape) < 2 or len(b.shape) != len(a.shape) or a.shape[:-2] != b.shape[:-2]:
+            raise SemanticError(f"dot operands must both be 2-D, or batched with the same "
+                                f"leading dimensions, got shapes {list(a.shape)} and "
+                                f"{list(b.shape)}")
         if a.shape[-1] != b.shape[-2]:
             raise SemanticError(f"dot: inner dimensions differ: {list(a.shape)} @ {list(b.shape)}")
         if a.dtype.is_int() != b.dtype.is_int():
