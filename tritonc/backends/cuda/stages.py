@@ -11,7 +11,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            coalesce (loads and stores along the dimension their addresses run along),
            slice-layouts (row statistics in the sliced layout of their rows),
            operand-order (dot tiles of transposed views load along their contiguous
-           dimension), mma-layouts, propagate-mma
+           dimension), mma-layouts, propagate-mma, thread-locality (loop-carried row
+           reductions accumulate within each thread, crossing threads after the loop)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
@@ -49,6 +50,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "operand-order",
         "mma-layouts",
         "propagate-mma",
+        "thread-locality",
     )
 
 
