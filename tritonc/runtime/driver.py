@@ -53,6 +53,8 @@ _PROTOTYPES: dict[str, tuple] = {
     "cuFuncSetAttribute": (c_void_p, c_int, c_int),
     "cuLaunchKernel": (c_void_p, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint,
                        c_void_p, c_void_p, c_void_p),
+    "cuLaunchCooperativeKernel": (c_void_p, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint,
+                                  c_uint, c_void_p, c_void_p),
 }
 
 # CUjit_option values for cuModuleLoadDataEx.
@@ -411,6 +413,24 @@ class Launcher:
             self.driver._launch_failed(result, self.name, (
                 self.function, gx, gy, gz, self._bx, self._by, self._bz, self.shared, stream,
                 self._params, None))
+
+    def cooperative(self, grid: tuple[int, int, int], stream: int, *args: int | float) -> None:
+        """The launch as `cuLaunchCooperativeKernel`: every program resident at once (a
+        grid larger than the device holds fails, naming the kernel)."""
+        gx, gy, gz = grid
+        if gx * gy * gz == 0:
+            return
+        self.driver.current_context()
+        try:
+            self._pack(*args)
+        except struct.error as e:
+            raise TypeError(f"kernel '{self.name}' {self.packer.signature}: {e}") from e
+        result = self.driver.lib.cuLaunchCooperativeKernel(
+            self.function, gx, gy, gz, self._bx, self._by, self._bz, self.shared, stream,
+            self._params)
+        self.driver.last_kernel = self.name
+        if result:
+            raise self.driver.error(result, "cuLaunchCooperativeKernel", self.name)
 
 
 def _open_libcuda() -> ctypes.CDLL:

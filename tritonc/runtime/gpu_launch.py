@@ -454,12 +454,6 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
     """Compile `fn` for this call's specialization (once) and launch it."""
     from tritonc.runtime.launch import normalize_grid
 
-    if options.get("launch_cooperative_grid"):
-        raise NotImplementedError(
-            f"{fn.__name__}: launch_cooperative_grid=True: cooperative launches (all "
-            "programs resident at once) are not supported on the GPU yet; the interpreter "
-            "runs them")
-
     key = (tuple(constant_key(v) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),
            tuple(options.get(name) for name in COMPILE_OPTIONS), options.get("arch"),
@@ -481,5 +475,8 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
     stream = options.get("stream")
     if stream is None:
         stream = _current_stream()
-    compiled.kernel_launcher()(normalize_grid(grid, bound), stream, *args)
+    if options.get("launch_cooperative_grid"):
+        compiled.launcher.cooperative(normalize_grid(grid, bound), stream, *args)
+    else:
+        compiled.kernel_launcher()(normalize_grid(grid, bound), stream, *args)
     return compiled
