@@ -1,6 +1,7 @@
 """The CUDA backend as an object: options, the stage list, the IR carrying the options,
 resuming from any stage's file (API and CLI), per-loop num_stages and fp fusion."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -235,6 +236,30 @@ def test_an_overridden_stage_feeds_the_later_ones(tmp_path):
     with pytest.raises(ValueError, match="cannot override 'ttgr'"):
         tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
                         override={"ttgr": edited})
+
+
+@tritonc.jit(noinline=True)
+def _store_one(x_ptr):
+    tl.store(x_ptr, 1)
+
+
+@tritonc.jit
+def _calls_a_function(x_ptr):
+    _store_one(x_ptr)
+    tl.store(x_ptr + 1, 2)
+
+
+def test_maxnreg_is_a_directive_of_the_kernel_entry_only():
+    """`maxnreg` puts `.maxnreg N` on the `.entry` (never on a `.func` it calls), and
+    ptxas keeps the kernel within it."""
+    sig = {"x_ptr": "*i32"}
+    k = tritonc.compile(_calls_a_function, sig, {}, target="cuda:90", maxnreg=40)
+    ptx = k.asm["ptx"]
+    assert re.search(r"\.visible \.entry [^{;]*\)\s*\.maxnreg 40\s*\{", ptx)
+    assert not re.search(r"\.func [^{;]*\.maxnreg", ptx)
+    assert k.metadata["ptxas"]["registers"] <= 40
+    assert ".maxnreg" not in tritonc.compile(_calls_a_function, sig, {},
+                                             target="cuda:90").asm["ptx"]
 
 
 def test_cli_options_reach_the_compiler(tmp_path):

@@ -81,15 +81,20 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
 
 
 def make_ptx(llir: str, metadata: dict, options: CUDAOptions) -> str:
-    """LLVM IR -> PTX for the chip the IR names (else the metadata's `ptx_arch`)."""
+    """LLVM IR -> PTX for the chip the IR names (else the metadata's `ptx_arch`); with
+    `maxnreg`, the kernel's entry carries the `.maxnreg` directive (ptxas is given it too)."""
     chip = llvm_to_ptx.llvm_ir_target(llir)
     arch = chip[len("sm_"):] if chip else metadata["ptx_arch"]
     metadata["ptx_arch"] = arch
-    return llvm_to_ptx.emit_ptx(llir, arch)
+    ptx = llvm_to_ptx.emit_ptx(llir, arch)
+    if options.maxnreg is not None:
+        ptx = _ENTRY_BODY.sub(rf"\1.maxnreg {options.maxnreg}\n{{", ptx, count=1)
+    return ptx
 
 
 _PTX_TARGET = re.compile(r"^\.target\s+sm_(\w+)", re.MULTILINE)
 _PTX_ENTRY = re.compile(r"^\.visible \.entry (\S+?)\(", re.MULTILINE)
+_ENTRY_BODY = re.compile(r"(^\.visible \.entry [^{]*?\)\s*\n)\{", re.MULTILINE)
 
 
 def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
