@@ -204,7 +204,7 @@ def test_generic_path_for_keywords_tuples_and_interpreter(fake: Fake,
     seen = []
     import tritonc.backends.interpreter.launch as interpreter
 
-    monkeypatch.setattr(interpreter, "interpret", lambda fn, grid, bound: seen.append(grid))
+    monkeypatch.setattr(interpreter, "interpret", lambda fn, grid, bound, *_: seen.append(grid))
     monkeypatch.setenv("TRITONC_INTERPRET", "1")
     tiny_kernel[(2,)](*t, 100, 3, BLOCK=128)
     monkeypatch.setattr(tiny_kernel, "interpret", True)
