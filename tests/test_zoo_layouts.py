@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+import tritonc
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import zoo  # noqa: E402
-from test_zoo_ptx import compile_case  # noqa: E402
+from test_zoo_ptx import KERNELS, compile_case  # noqa: E402
 
 from tritonc.compiler import mlir_loader  # noqa: E402
 
@@ -133,3 +135,30 @@ def test_loaded_indices_expand_in_registers(tmp_path):
 CHECK: "tt.load"({{.*}}) -> tensor<4xi32, #ttg.slice<1 : i64, #[[P:ttg.blocked<[^>]*>]]>>
 CHECK: "tt.expand_dims"({{.*}} : (tensor<4xi64, #ttg.slice<1 : i64, #[[P]]>>) -> tensor<4x1xi64, #[[P]]>
 """, tmp_path)
+
+
+@pytest.mark.parametrize("build", zoo.CASES, ids=lambda b: b.__name__)
+def test_thread_locality_leaves_the_zoo_as_it_is(build):
+    """The zoo's reductions (Inductor's elementwise accumulators, whole-tile reductions)
+    are not the loop-carried row statistics thread-locality rewrites: its TTGIR is the
+    same with and without the pass."""
+    from tritonc import passes
+    from tritonc.backends.cuda import stages
+    from tritonc.backends.cuda.options import CUDAOptions
+    from tritonc.runtime.gpu_launch import specialize
+
+    case = build("meta", False)
+    fn = getattr(KERNELS, case.kernel)
+    meta = dict(case.meta)
+    num_warps = meta.pop("num_warps", 4)
+    signature, constexprs, divisible = specialize(fn, fn.bind(tuple(case.args), meta))
+    ttir = tritonc.compile(fn, signature, constexprs, divisible_by_16=divisible).asm["ttir"]
+    ir = mlir_loader.load()
+    for target in ("cuda:80", "cuda:90"):
+        before = [p for p in stages.ttgir_passes(CUDAOptions(num_warps=num_warps), target)
+                  if p != "thread-locality"]
+        with mlir_loader.new_context():
+            module = passes.run_passes(ir.Module.parse(ttir), [*stages.TTIR_PASSES, *before])
+            text = str(module)
+            module = passes.run_passes(module, ["thread-locality"])
+            assert str(module) == text, target

@@ -2,20 +2,19 @@
 blocks, `acc + tl.sum(x, 1)`, `tl.maximum(acc, tl.max(x, 1))`) reduce within each thread
 inside the loop and across threads once after it.
 
-Checked on the CPU four ways: the split layout places every element where the tile's
-layout does (so the reshape moves nothing); the compiled kernels hold two `tt.reduce`s, pass
-ptxas and have loop bodies without shuffles, barriers or shared memory; their TTGIR,
-evaluated op by op with the interpreter's numpy rules, gives numpy's answer (as the
-kernel run in the interpreter does); and the zoo's TTGIR is unchanged by the pass. On the
-GPU the kernels meet numpy in float64 on ragged sizes.
+Checked on the CPU three ways here: the split layout places every element where the
+tile's layout does (so the reshape moves nothing); the compiled kernels hold two
+`tt.reduce`s, pass ptxas and have loop bodies without shuffles, barriers or shared memory;
+their TTGIR, evaluated op by op with the interpreter's numpy rules, gives numpy's answer
+(as the kernel run in the interpreter does). That the pass leaves the zoo's TTGIR as it is
+is checked beside the zoo (tests/test_zoo_layouts.py). On the GPU the kernels meet numpy
+in float64 on ragged sizes.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -302,49 +301,6 @@ def test_integer_ttgir_is_exact():
     y = np.zeros((BLOCK_M, parts), dtype=np.int32)
     evaluate(_compiled("max", 64, False, "i32").asm["ttgir"], [x, y], [n], (1, parts, 1))
     np.testing.assert_array_equal(y.max(axis=1), x.max(axis=1))
-
-
-# -- the zoo: loops that accumulate whole tiles are not this pattern --------------------------
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-@functools.cache
-def _zoo():
-    sys.path.insert(0, str(BENCHMARKS))
-    import zoo
-    from run import load_kernels
-
-    return zoo, load_kernels("tritonc", zoo.ZOO_KERNELS)
-
-
-def _zoo_cases() -> list:
-    return _zoo()[0].CASES
-
-
-@pytest.mark.parametrize("build", _zoo_cases(), ids=lambda b: b.__name__)
-def test_zoo_ttgir_is_left_as_it_is(build):
-    from tritonc import passes
-    from tritonc.backends.cuda import stages
-    from tritonc.backends.cuda.options import CUDAOptions
-    from tritonc.compiler import mlir_loader
-    from tritonc.runtime.gpu_launch import specialize
-
-    _, kernels = _zoo()
-    case = build("meta", False)
-    fn = getattr(kernels, case.kernel)
-    meta = dict(case.meta)
-    num_warps = meta.pop("num_warps", 4)
-    signature, constexprs, divisible = specialize(fn, fn.bind(tuple(case.args), meta))
-    ttir = tritonc.compile(fn, signature, constexprs, divisible_by_16=divisible).asm["ttir"]
-    ir = mlir_loader.load()
-    for target in ("cuda:80", "cuda:90"):
-        before = [p for p in stages.ttgir_passes(CUDAOptions(num_warps=num_warps), target)
-                  if p != "thread-locality"]
-        with mlir_loader.new_context():
-            module = passes.run_passes(ir.Module.parse(ttir), [*stages.TTIR_PASSES, *before])
-            text = str(module)
-            module = passes.run_passes(module, ["thread-locality"])
-            assert str(module) == text, target
 
 
 # -- on the GPU ------------------------------------------------------------------------------

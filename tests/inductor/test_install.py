@@ -70,6 +70,21 @@ def test_install_refuses_beside_a_real_triton(tmp_path):
     assert proc.returncode != 0 and "a real triton is already imported" in proc.stderr
 
 
+def test_install_refuses_after_inductor_saw_no_triton():
+    """Meta-tensor arithmetic imports torch._dynamo and with it Inductor's runtime, which
+    decides once that there is no triton: install() then says so instead of leaving
+    Inductor half-configured."""
+    proc = _python("import torch\nx = torch.randn(2, device='meta') + 1.5\n"
+                   "import tritonc.inductor\ntritonc.inductor.install()",
+                   {"PYTHONPATH": str(ROOT)})
+    assert proc.returncode != 0 and "imported before tritonc.inductor.install()" in proc.stderr
+    ok = _python("import tritonc.inductor\ntritonc.inductor.install()\nimport torch\n"
+                 "x = torch.randn(2, device='meta') + 1.5\n"
+                 "from torch._inductor.runtime import hints\nprint(hasattr(hints, 'triton'))",
+                 {"PYTHONPATH": str(ROOT)})
+    assert ok.returncode == 0 and ok.stdout.strip() == "True", ok.stderr
+
+
 WORKER_SCRIPT = '''
 import time
 import torch

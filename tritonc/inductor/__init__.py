@@ -15,7 +15,9 @@ alias in the worker. To opt in a whole program without editing it:
     python -m tritonc.inductor train.py [args...]
 
 Nothing changes for a process that does not ask: `import tritonc` registers nothing.
-A real `triton` already imported in the process is an error (both cannot be `triton`).
+A real `triton` already imported in the process is an error (both cannot be `triton`),
+and so is torch's Inductor runtime imported before `install()`: it decided then that
+there is no triton. torch's cached probes of that question are cleared on install.
 """
 
 from __future__ import annotations
@@ -73,6 +75,12 @@ def install() -> None:
         raise RuntimeError(f"a real triton is already imported ({getattr(real, '__file__', real)}"
                            "); call tritonc.inductor.install() before anything imports triton")
     check_torch()
+    hints = sys.modules.get("torch._inductor.runtime.hints")
+    if hints is not None and not hasattr(hints, "triton"):
+        raise RuntimeError("torch's Inductor runtime was imported before "
+                           "tritonc.inductor.install() and found no triton; call install() "
+                           "before anything imports torch._dynamo or torch._inductor (meta "
+                           "tensor arithmetic does)")
     from tritonc.inductor.modules import build, register
 
     register(build())
@@ -80,6 +88,22 @@ def install() -> None:
     shim = shim_path()
     if shim not in sys.path:
         sys.path.insert(0, shim)
+    _forget_torch_probes()
+
+
+#: torch's cached answers to "is there a triton?", made the first time it asks
+_TORCH_PROBES = (("torch.utils._triton", "has_triton_package"),
+                 ("torch.utils._triton", "has_triton"),
+                 ("torch._inductor.utils", "get_triton_attrs_descriptor_version"))
+
+
+def _forget_torch_probes() -> None:
+    """Clear torch's cached triton probes, so that one made before `install()` (by any
+    torch code that asked) does not hide the alias."""
+    for module, name in _TORCH_PROBES:
+        probe = getattr(sys.modules.get(module), name, None)
+        if hasattr(probe, "cache_clear"):
+            probe.cache_clear()
 
 
 def uninstall() -> None:
