@@ -319,6 +319,27 @@ def test_an_assert_over_a_tensor_is_one_check_per_thread():
 
 
 @tritonc.jit
+def _alternate(a_ptr, b_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a, b = tl.load(a_ptr), tl.load(b_ptr)
+    tl.store(out_ptr + offs, tl.where(offs % 2 == 0, a, b))
+    tl.store(out_ptr + BLOCK + offs, tl.where(offs % 4 < 2, a, b))
+
+
+def test_equality_is_not_constant_over_an_aligned_run():
+    """`offs % 2 == 0` alternates between neighbours; only an ordering against an aligned
+    bound (`offs % 4 < 2`) is constant over aligned runs (of 2 here). Each thread's two
+    consecutive outputs of the first store are a and b, of the second a and a (or b and b)."""
+    sig = {"a_ptr": "*i32", "b_ptr": "*i32", "out_ptr": "*i32"}
+    ptx = tritonc.compile(_alternate, sig, {"BLOCK": 256}, target="cuda:90",
+                          divisible_by_16=set(sig)).asm["ptx"]
+    stores = re.findall(r"st\.global\.v2\.b32 \[[^]]+\], \{(%r\d+), (%r\d+)\}", ptx)
+    assert len(stores) == 2
+    (first_a, first_b), (second_a, second_b) = stores
+    assert first_a != first_b and second_a == second_b
+
+
+@tritonc.jit
 def _scale_rows_fp16(x_ptr, y_ptr, M, N, stride_x, stride_y, BLOCK_M: tl.constexpr,
                      BLOCK_N: tl.constexpr):
     rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)

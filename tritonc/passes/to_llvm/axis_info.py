@@ -179,7 +179,9 @@ class AxisAnalysis:
             const = 0
             for i in infos:
                 const = gcd(const, i.constancy)
-            if name == "arith.cmpi" and len(infos) == 2:
+            if name == "arith.cmpi" and len(infos) == 2 and _orders(op):
+                # a run of contiguous values inside an aligned block of `common` falls on
+                # one side of a bound aligned to it (not so for == and !=)
                 a, b = infos
                 common = gcd(a.divisibility, b.divisibility)
                 const = max(const, min(gcd(a.contiguity, common), b.constancy),
@@ -204,6 +206,11 @@ class AxisAnalysis:
         if name == "tt.get_program_id" or name == "tt.get_num_programs":
             return AxisInfo()
         return AxisInfo()
+
+
+def _orders(cmpi) -> bool:
+    """Whether an `arith.cmpi` orders its operands (<, <=, >, >=), not eq / ne."""
+    return ir.IntegerAttr(cmpi.attributes["predicate"]).value >= 2
 
 
 def aligned_width(axis: AxisAnalysis, ptr, elt_bytes: int) -> int | None:
