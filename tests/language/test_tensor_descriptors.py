@@ -167,3 +167,29 @@ def test_compiled_descriptor_rows_need_16_bytes(ty, bn, ok):
     with pytest.raises(triton.CompilationError) as info:
         compile_it()
     assert "at least 16 bytes in the last dimension" in str(info.value.__cause__)
+
+
+@triton.jit
+def _copy_1d(out_ptr, a_ptr, shape, strides, BLOCK: tl.constexpr):
+    desc = tl.make_tensor_descriptor(a_ptr, shape=shape, strides=strides, block_shape=[BLOCK])
+    tl.store(out_ptr + tl.arange(0, BLOCK), desc.load([0]))
+
+
+def test_shape_and_strides_given_as_tuple_arguments():
+    """`strides=(1,)` passed as a kernel argument is a tuple of constants (one constexpr)
+    once specialised: the descriptor takes it as it takes a runtime tuple."""
+    from tritonc.runtime.gpu_launch import specialize
+
+    a = torch.empty(29, dtype=torch.int16, device="meta")
+    out = torch.empty(32, dtype=torch.int16, device="meta")
+    bound = _copy_1d.bind((out, a, tuple(a.shape), a.stride()), {"BLOCK": 32})
+    signature, constexprs, divisible = specialize(_copy_1d, bound)
+    assert constexprs["strides"] == (1,)
+    kernel = triton.compile(_copy_1d, signature, constexprs, target="cuda:90",
+                            divisible_by_16=divisible)
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    src = torch.arange(29, dtype=torch.int16)
+    got = torch.full((32,), -1, dtype=torch.int16)
+    triton.jit(interpret=True)(_copy_1d.fn)[(1,)](got, src, tuple(src.shape), src.stride(),
+                                                 BLOCK=32)
+    assert got.tolist() == list(range(29)) + [0, 0, 0]

@@ -177,8 +177,10 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
                            _semantic=None) -> tensor_descriptor:
     """A descriptor for the tensor at `base`, accessed in blocks of `block_shape`;
     out-of-bounds elements read as 0 (`padding_option="zero"`) or NaN ("nan")."""
-    shape = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int32) for s in shape]
-    strides = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int64) for s in strides]
+    # a tuple of constants (`strides=(1,)` passed as an argument) arrives as one constexpr
+    shape = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int32) for s in _unwrap(shape)]
+    strides = [_semantic.cast(_semantic.to_tensor(_unwrap(s)), T.int64)
+               for s in _unwrap(strides)]
     desc = _semantic.make_tensor_descriptor(base, shape, strides, _unwrap_shape(block_shape),
                                             _unwrap(padding_option))
     return tensor_descriptor(desc, shape, strides)
