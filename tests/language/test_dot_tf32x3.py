@@ -8,10 +8,10 @@ the tf32 tensor cores, three dots per tile step, on sm_80 and sm_90."""
 import numpy as np
 import pytest
 import torch
+from test_dot_bf16_pieces import matmul  # the same masked K-loop matmul
 
 import tritonc
 import tritonc as triton
-import tritonc.language as tl
 
 U = 2.0**-24  # fp32's unit roundoff
 # |x @ y - dot| <= BOUND * (|x| @ |y|): |lo| < 2^-10 |x|, so lo @ lo (dropped) is below
@@ -19,23 +19,6 @@ U = 2.0**-24  # fp32's unit roundoff
 # cross product; the fp32 sums of the three dots add a few units of U
 BOUND = 2.0**-20 + 2 * 2.0**-21 + 8 * U
 TF32_MASK = np.uint32(0xFFFFE000)
-
-
-@triton.jit
-def matmul(x_ptr, y_ptr, z_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-           BK: tl.constexpr, P: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        rk = k0 + tl.arange(0, BK)
-        x = tl.load(x_ptr + rm[:, None] * K + rk[None, :],
-                    mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
-        y = tl.load(y_ptr + rk[:, None] * N + rn[None, :],
-                    mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(x, y, acc, input_precision=P)
-    tl.store(z_ptr + rm[:, None] * N + rn[None, :], acc,
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 def _operands(seed: int, m: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
