@@ -145,6 +145,21 @@ class LoweringContext:
     def binop(self, name: str, a, b):
         return self.value(name, [a, b], a.type)
 
+    def pack(self, values: Sequence, word_ty):
+        """Scalars of one type, the first in the low bits, as one value of `word_ty` (an
+        integer of their total width)."""
+        vec_ty = ir.VectorType.get([len(values)], values[0].type)
+        vec = self.value("llvm.mlir.poison", [], vec_ty)
+        for i, v in enumerate(values):
+            vec = self.value("llvm.insertelement", [vec, v, self.i32(i)], vec_ty)
+        return self.value("llvm.bitcast", [vec], word_ty)
+
+    def unpack(self, word, elt_ty, count: int) -> list:
+        """The `count` scalars of type `elt_ty` that `pack` made `word` of."""
+        vec = self.value("llvm.bitcast", [word], ir.VectorType.get([count], elt_ty))
+        return [self.value("llvm.extractelement", [vec, self.i32(i)], elt_ty)
+                for i in range(count)]
+
     def call_extern(self, symbol: str, args: Sequence, ret_ty):
         """A call of an external function (a libdevice `__nv_*`), declared once per module."""
         if symbol not in self.declared:

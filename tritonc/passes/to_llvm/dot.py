@@ -208,7 +208,7 @@ def _mma_tile(ctx: LoweringContext, asm: str, a_frag: list, b_frag: list, accs: 
     acc_ty = accs[base].type
     c = accs[base:base + 4]
     if str(acc_ty) == "f16":
-        c = [_pack_pair(ctx, c[0], c[1]), _pack_pair(ctx, c[2], c[3])]
+        c = [ctx.pack(c[:2], ctx.i32_type()), ctx.pack(c[2:], ctx.i32_type())]
     word = "f" if str(acc_ty) == "f32" else "r"
     out_ty = c[0].type
     struct = ir.Type.parse(f"!llvm.struct<({', '.join([str(out_ty)] * len(c))})>")
@@ -219,21 +219,8 @@ def _mma_tile(ctx: LoweringContext, asm: str, a_frag: list, b_frag: list, accs: 
     d = [ctx.value("llvm.extractvalue", [out], out_ty, {"position": ir.DenseI64ArrayAttr.get([q])})
          for q in range(len(c))]
     if str(acc_ty) == "f16":
-        d = [h for word in d for h in _unpack_pair(ctx, word, acc_ty)]
+        d = [h for word in d for h in ctx.unpack(word, acc_ty, 2)]
     accs[base:base + 4] = d
-
-
-def _pack_pair(ctx: LoweringContext, low, high):
-    pair = ir.VectorType.get([2], low.type)
-    packed = ctx.value("llvm.mlir.poison", [], pair)
-    for i, v in enumerate((low, high)):
-        packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], pair)
-    return ctx.value("llvm.bitcast", [packed], ctx.i32_type())
-
-
-def _unpack_pair(ctx: LoweringContext, word, elt_ty) -> list:
-    pair = ctx.value("llvm.bitcast", [word], ir.VectorType.get([2], elt_ty))
-    return [ctx.value("llvm.extractelement", [pair, ctx.i32(i)], elt_ty) for i in range(2)]
 
 
 def _tf32(ctx: LoweringContext, values: list):

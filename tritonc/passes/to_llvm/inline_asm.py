@@ -42,14 +42,7 @@ def _pack(ctx: LoweringContext, elements: Sequence, ty, pack: int) -> list:
     for count in _chunks(ty, pack):
         part = elements[start:start + count]
         start += count
-        if count == 1:
-            words.append(part[0])
-            continue
-        vec_ty = ir.VectorType.get([count], ty)
-        vec = ctx.value("llvm.mlir.poison", [], vec_ty)
-        for i, v in enumerate(part):
-            vec = ctx.value("llvm.insertelement", [vec, v, ctx.i32(i)], vec_ty)
-        words.append(ctx.value("llvm.bitcast", [vec], _word_type(ty, count)))
+        words.append(part[0] if count == 1 else ctx.pack(part, _word_type(ty, count)))
     return words
 
 
@@ -57,12 +50,7 @@ def _unpack(ctx: LoweringContext, words: Sequence, ty, pack: int) -> list:
     """The `pack` elements of type `ty` in the registers the asm wrote."""
     elements = []
     for word, count in zip(words, _chunks(ty, pack), strict=True):
-        if count == 1:
-            elements.append(word)
-            continue
-        vec = ctx.value("llvm.bitcast", [word], ir.VectorType.get([count], ty))
-        elements += [ctx.value("llvm.extractelement", [vec, ctx.i32(i)], ty)
-                     for i in range(count)]
+        elements += [word] if count == 1 else ctx.unpack(word, ty, count)
     return elements
 
 
