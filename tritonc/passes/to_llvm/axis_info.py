@@ -45,6 +45,15 @@ def every_element(info: AxisInfo) -> int:
     return info.divisibility if info.contiguity == 1 else 1
 
 
+def _divisibility_at(info: AxisInfo, run: int, step: int = 1) -> int:
+    """The power of two dividing the value at the start of every aligned run of `run`
+    elements: the divisibility of the first of each run of `info` when its runs are no
+    longer, else that of a value `run` (times `step`, a pointer's element size) past it."""
+    if info.contiguity <= run:
+        return info.divisibility
+    return gcd(info.divisibility, run * step)
+
+
 def _pow2_factor(v: int) -> int:
     return MAX_DIVISIBILITY if v == 0 else min(v & -v, MAX_DIVISIBILITY)
 
@@ -54,6 +63,11 @@ def element_bytes(ty) -> int:
     if pointee_text(ty) is not None:
         return 8
     return _BYTES.get(text, 1 if text.startswith("f8") else 4)
+
+
+def pointee_bytes(ptr_type) -> int:
+    """The size of the element a pointer type points to (`!tt.ptr<f16>`: 2)."""
+    return _BYTES.get(pointee_text(ptr_type)[0], 4)
 
 
 def _last(ty) -> int:
@@ -152,18 +166,21 @@ class AxisAnalysis:
             if name == "tt.addptr":
                 elt = ir.RankedTensorType(value.type).element_type if \
                     isinstance(value.type, ir.RankedTensorType) else value.type
-                scale = _BYTES.get(pointee_text(elt)[0], 4)
-            div = gcd(a.divisibility, b.divisibility * scale)
+                scale = pointee_bytes(elt)
             contig = max(gcd(a.contiguity, b.constancy), gcd(b.contiguity, a.constancy))
+            div = gcd(_divisibility_at(a, contig, scale), _divisibility_at(b, contig) * scale)
             return AxisInfo(contig, div, gcd(a.constancy, b.constancy))
         if name == "arith.subi":
             a, b = self.get(ops[0]), self.get(ops[1])
-            return AxisInfo(gcd(a.contiguity, b.constancy), gcd(a.divisibility, b.divisibility),
+            contig = gcd(a.contiguity, b.constancy)
+            return AxisInfo(contig, gcd(_divisibility_at(a, contig), _divisibility_at(b, contig)),
                             gcd(a.constancy, b.constancy))
         if name in ("arith.remsi", "arith.remui"):
-            # (x % m) keeps runs of x that do not cross a multiple of m
+            # (x % m) keeps runs of x that do not cross a multiple of m: a run of p
+            # values from x stays inside one when p divides both x and m
             a, b = self.get(ops[0]), self.get(ops[1])
-            return AxisInfo(gcd(a.contiguity, b.divisibility), gcd(a.divisibility, b.divisibility),
+            contig = gcd(a.contiguity, gcd(a.divisibility, b.divisibility))
+            return AxisInfo(contig, gcd(_divisibility_at(a, contig), _divisibility_at(b, contig)),
                             gcd(a.constancy, b.constancy) if b.constancy > 1 else 1)
         if name == "arith.muli":
             a, b = self.get(ops[0]), self.get(ops[1])
@@ -171,7 +188,8 @@ class AxisAnalysis:
                 return a
             if a.value == 1:
                 return b
-            div = min(a.divisibility * b.divisibility, MAX_DIVISIBILITY)
+            # a run x, x+1, ... times b: only its first element is known to be a multiple
+            div = min(every_element(a) * every_element(b), MAX_DIVISIBILITY)
             return AxisInfo(1, div, gcd(a.constancy, b.constancy))
         if name in ("arith.cmpi", "arith.andi", "arith.ori", "arith.xori", "arith.select",
                     "arith.extsi", "arith.extui", "arith.trunci"):
@@ -179,13 +197,17 @@ class AxisAnalysis:
             const = 0
             for i in infos:
                 const = gcd(const, i.constancy)
-            if name == "arith.cmpi" and len(infos) == 2 and _orders(op):
-                # a run of contiguous values inside an aligned block of `common` falls on
-                # one side of a bound aligned to it (not so for == and !=)
+            if name == "arith.cmpi" and len(infos) == 2:
+                # an aligned run x, ..., x+p-1 and a bound b that p divides: x < b and
+                # x >= b hold for the whole run or none of it (x <= b, x > b, == and !=
+                # change inside the run where x = b)
                 a, b = infos
                 common = gcd(a.divisibility, b.divisibility)
-                const = max(const, min(gcd(a.contiguity, common), b.constancy),
-                            min(gcd(b.contiguity, common), a.constancy))
+                left, right = _bounded_sides(op)
+                if left:
+                    const = max(const, min(gcd(a.contiguity, common), b.constancy))
+                if right:
+                    const = max(const, min(gcd(b.contiguity, common), a.constancy))
             if name in ("arith.extsi", "arith.extui", "arith.trunci"):
                 return infos[0]
             return AxisInfo(1, 1, max(1, const))
@@ -208,9 +230,15 @@ class AxisAnalysis:
         return AxisInfo()
 
 
-def _orders(cmpi) -> bool:
-    """Whether an `arith.cmpi` orders its operands (<, <=, >, >=), not eq / ne."""
-    return ir.IntegerAttr(cmpi.attributes["predicate"]).value >= 2
+_RUN_ON_LEFT = {2, 5, 6, 9}  # slt sge ult uge: `run < bound`, `run >= bound`
+_RUN_ON_RIGHT = {3, 4, 7, 8}  # sle sgt ule ugt: `bound <= run`, `bound > run`
+
+
+def _bounded_sides(cmpi) -> tuple[bool, bool]:
+    """Whether an `arith.cmpi` is constant over an aligned run of its (left, right)
+    operand against an aligned bound on the other side."""
+    predicate = ir.IntegerAttr(cmpi.attributes["predicate"]).value
+    return predicate in _RUN_ON_LEFT, predicate in _RUN_ON_RIGHT
 
 
 def aligned_width(axis: AxisAnalysis, ptr, elt_bytes: int) -> int | None:
