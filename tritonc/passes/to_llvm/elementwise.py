@@ -12,11 +12,13 @@ computes there and rounds the result back to nearest-even (as the interpreter do
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm.axis_info import analysis
+import functools
+
+from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import constant_bits, from_f32, is_fp8, to_f32
 from tritonc.passes.to_llvm.lowering import inline_function, lowering
-from tritonc.passes.ttgir.layouts import BlockedLayout
+from tritonc.passes.ttgir.layouts import parse_layout
 
 ARITH = """addi addf subi subf muli mulf divsi divui divf remsi remui remf andi ori xori shli shrsi
 shrui maxsi minsi maxui minui maximumf minimumf maxnumf minnumf negf cmpi cmpf select extsi extui
@@ -41,33 +43,48 @@ def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) 
     elements = [ctx.element_type(v.type) for v in (*op.operands, result)]
     if name not in _BITS_OPS and any(is_fp8(t) for t in elements):
         return [_via_f32(ctx, op, name, operands, attrs, n)]
-    run = _equal_run(ctx, result)
+    same = equal_registers(ctx, result)
     out = []
     for i in range(n):
-        if i % run:
-            out.append(out[i - i % run])
+        if same is not None and same[i] != i:
+            out.append(out[same[i]])
             continue
         args = [regs[i] if len(regs) > 1 else regs[0] for regs in operands]
         out.append(ctx.value(name, args, ty, attrs))
     return [out]
 
 
-def _equal_run(ctx: LoweringContext, result) -> int:
-    """How many consecutive registers of `result` the axis analysis proves equal (1 when
-    none): a thread's registers run along the fastest, last dimension in chunks of its
-    vector width, and values constant over aligned runs of `constancy` elements (a
-    quotient `x // 3136`, a load through such an index) are the same over every aligned
-    sub-run of a power of two dividing both. The op is then computed once per run."""
+def equal_registers(ctx: LoweringContext, result) -> list[int] | None:
+    """For each register of `result`, the first register the axis analysis proves holds
+    the same value (None when no two are): a value constant over aligned runs of `c_d`
+    elements along each dimension d (a quotient `x // 3136`, a row mask `rows < M` with M
+    a multiple of the rows of a block, a load through such an index) is equal in every
+    register whose coordinate, divided by `c_d`, is the same along every d. A thread's
+    coordinates are those of its registers combined with its lane's and warp's (bits of
+    power-of-two sizes that do not overlap), so the registers' offsets alone decide it.
+    The op is then computed once per group."""
     if not ctx.is_tensor(result.type):
-        return 1
-    layout = ctx.layout(result.type)
-    if not isinstance(layout, BlockedLayout) or \
-            layout.order[0] != len(ctx.shape(result.type)) - 1:
-        return 1
-    constancy, run = analysis(ctx).get(result).constancy, 1
-    while run * 2 <= layout.vector_width and constancy % (run * 2) == 0:
-        run *= 2
-    return run
+        return None
+    shape = ctx.shape(result.type)
+    along = analysis_along(ctx)
+    shifts = tuple(_log2_floor(along.get(result, d).constancy) for d in range(len(shape)))
+    if not any(shifts):
+        return None
+    return _groups(str(ir.RankedTensorType(result.type).encoding), shape, shifts)
+
+
+def _log2_floor(n: int) -> int:
+    return max(n, 1).bit_length() - 1
+
+
+@functools.lru_cache(maxsize=1024)
+def _groups(encoding: str, shape: tuple[int, ...], shifts: tuple[int, ...]) -> list[int] | None:
+    first: dict[tuple[int, ...], int] = {}
+    groups = []
+    for i, offset in enumerate(parse_layout(encoding).register_offsets(shape)):
+        key = tuple((o % n) >> s for o, n, s in zip(offset, shape, shifts))
+        groups.append(first.setdefault(key, i))
+    return groups if len(first) < len(groups) else None
 
 
 def _via_f32(ctx: LoweringContext, op, name: str, operands: list, attrs, n: int) -> list:
