@@ -292,6 +292,38 @@ CHECK: ld.shared.b16
 """, tmp_path)
 
 
+@tritonc.jit
+def permute_021(x_ptr, y_ptr, A, B, C, BB: tl.constexpr, BC: tl.constexpr):
+    a, pb, pc = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    ib = pb * BB + tl.arange(0, BB)
+    ic = pc * BC + tl.arange(0, BC)
+    ia = a + tl.arange(0, 1)
+    src = x_ptr + (ia[:, None, None] * B + ib[None, :, None]) * C + ic[None, None, :]
+    tile = tl.load(src, mask=(ib[None, :, None] < B) & (ic[None, None, :] < C))
+    dst = y_ptr + (ia[:, None, None] * C + ic[None, :, None]) * B + ib[None, None, :]
+    tl.store(dst, tl.permute(tile, (0, 2, 1)),
+             mask=(ic[None, :, None] < C) & (ib[None, None, :] < B))
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_deep_index_arithmetic_is_recomputed_not_moved(arch, tmp_path):
+    """The store's pointers and mask, eight ops deep, are recomputed in the store's layout:
+    only the values cross shared memory (one exchange, 32-bit words)."""
+    k = tritonc.compile(permute_021, {"x_ptr": "*fp32", "y_ptr": "*fp32", "A": "i32",
+                                      "B": "i32", "C": "i32"}, {"BB": 64, "BC": 64},
+                        target=f"cuda:{arch}", divisible_by_16={"x_ptr", "y_ptr", "C"})
+    ptx = k.asm["ptx"]
+    assert "st.shared.b64" not in ptx and "ld.shared.b64" not in ptx
+    filecheck(ptx, """
+CHECK: ld.global.v4.b32
+CHECK: bar.sync
+CHECK: st.shared.v4.b32
+CHECK: bar.sync
+CHECK: ld.shared.b32
+CHECK: st.global
+""", tmp_path)
+
+
 def with_conversion(ttgir: str, layout: str) -> str:
     """The TTGIR of `copy_tile` with the loaded tile (and the store's pointers) converted
     to `layout` before the store."""

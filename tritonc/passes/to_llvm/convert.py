@@ -46,7 +46,7 @@ from tritonc.passes.ttgir.linear_layout import LinearLayout
 
 ENABLED = planned_conversions()
 
-_REMAT_DEPTH = 6  # as deep as `shape.rematerialize` recomputes a definition
+REMAT_DEPTH = 12  # how deep `shape.rematerialize` recomputes a definition rather than moving it
 
 
 class Emitter(Protocol):
@@ -412,7 +412,7 @@ def _remat_cost(ctx: LoweringContext, value, depth: int = 0) -> int | None:
     if not ctx.is_tensor(value.type):
         return 0
     owner = value.owner
-    if isinstance(owner, ir.Block) or depth > _REMAT_DEPTH:
+    if isinstance(owner, ir.Block) or depth > REMAT_DEPTH:
         return None
     op = owner.operation
     name = op.name

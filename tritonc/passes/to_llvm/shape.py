@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
-from tritonc.passes.to_llvm.convert import lower_by_plan
+from tritonc.passes.to_llvm.convert import REMAT_DEPTH, lower_by_plan
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
@@ -301,9 +301,6 @@ def _gather_local(ctx: LoweringContext, src, dst_ty, to_src) -> list | None:
     return [regs[i] for i in picks]
 
 
-_REMAT_LIMIT = 6  # how deep a definition is recomputed rather than moved
-
-
 def rematerialize(ctx: LoweringContext, value, coords: list, depth: int = 0) -> list | None:
     """The values of tensor `value` at the given coordinates, recomputed from its
     definition (index ranges, splats, constants and elementwise ops on them) in whatever
@@ -311,7 +308,7 @@ def rematerialize(ctx: LoweringContext, value, coords: list, depth: int = 0) -> 
     if not ctx.is_tensor(value.type):
         return [ctx.get(value)[0]] * len(coords)
     owner = value.owner
-    if isinstance(owner, ir.Block) or depth > _REMAT_LIMIT:
+    if isinstance(owner, ir.Block) or depth > REMAT_DEPTH:
         return None
     op = owner.operation
     name = op.name
