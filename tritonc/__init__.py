@@ -13,13 +13,19 @@ __version__ = "0.1.0"
 
 
 def cdiv(x: int, y: int) -> int:
-    """ceil(x / y) for host-side grid arithmetic."""
+    """ceil(x / y): grid arithmetic on the host, and at compile time inside a kernel (on
+    constexprs, as a `tl.constexpr_function`)."""
     return (x + y - 1) // y
 
 
 def next_power_of_2(n: int) -> int:
-    """The smallest power of two >= n (1 for n <= 1)."""
+    """The smallest power of two >= n (1 for n <= 1); in a kernel, on constexprs."""
     return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+
+
+# what `tl.constexpr_function` marks, set here so that importing the package stays cheap
+cdiv.__triton_constexpr_function__ = True
+next_power_of_2.__triton_constexpr_function__ = True
 
 
 def compile(*args, **kwargs):

@@ -139,12 +139,12 @@ class SemanticCore:
         return self.broadcast_to(a, shape), self.broadcast_to(b, shape)
 
     def expand_dims(self, x: tensor, axis: int) -> tensor:
+        if not x.type.is_block():  # a scalar becomes one element, whatever the axis
+            return self.broadcast_to(x, (1,))
         shape = list(x.shape)
         if not -len(shape) - 1 <= axis <= len(shape):
             raise SemanticError(f"expand_dims axis {axis} is out of range for shape {shape}")
         axis %= len(shape) + 1
-        if not x.type.is_block():
-            return self.broadcast_to(x, (1,))
         shape.insert(axis, 1)
         ty = T.block_type(x.dtype, shape)
         return tensor(self.builder.create("tt.expand_dims", [x.handle], [ty], {"axis": axis})[0],
@@ -423,6 +423,7 @@ class SemanticCore:
         src = x.dtype
         if isinstance(dst, constexpr):
             dst = dst.value
+        dst = dst.scalar  # a block type (a block pointer's `dtype.element_ty`): its elements
         if src == dst:
             return x
         out = x.type.with_element_ty(dst)

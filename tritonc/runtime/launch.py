@@ -59,15 +59,18 @@ def normalize_grid(grid: Any, bound: dict[str, Any]) -> tuple[int, int, int]:
 GENERIC_LAUNCH_OPTIONS = ("launch_cooperative_grid", "arch")
 
 
-def split_options(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS + GENERIC_LAUNCH_OPTIONS
-               if k in kwargs}
+def split_options(kwargs: dict[str, Any],
+                  params: frozenset[str] = frozenset()) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(arguments, launch options) of a launch's keywords; a keyword that is both an
+    option and one of the kernel's `params` (`num_warps: tl.constexpr`) is both."""
+    options = {k: kwargs[k] if k in params else kwargs.pop(k)
+               for k in LAUNCH_OPTIONS + GENERIC_LAUNCH_OPTIONS if k in kwargs}
     return kwargs, options
 
 
 def _generic_launch(fn, grid: Any, warmup: bool, args: tuple, kwargs: dict[str, Any]) -> Any:
     """Bind through `fn.bind`, then interpret or launch on the GPU (compiling on a miss)."""
-    kwargs, options = split_options(dict(kwargs))
+    kwargs, options = split_options(dict(kwargs), frozenset(p.name for p in fn.params))
     bound = fn.bind(args, kwargs)
     if interpret_requested(fn):
         from tritonc.backends.interpreter.launch import interpret

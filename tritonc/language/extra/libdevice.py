@@ -14,10 +14,14 @@ _FUNCTIONS: dict[str, tuple[int, str | T.dtype]] = {
     **{name: (1, "same") for name in (
         "sqrt", "rsqrt", "floor", "ceil", "trunc", "nearbyint", "exp", "exp2", "expm1", "log",
         "log2", "log10", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos",
-        "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma",
-        "j0", "j1", "y0", "y1", "cyl_bessel_i0", "cyl_bessel_i1")},
-    **{name: (2, "same") for name in ("pow", "atan2", "hypot", "fmod", "copysign", "nextafter")},
+        "atan", "asinh", "acosh", "atanh", "erf", "erfc", "erfinv", "lgamma", "tgamma",
+        "j0", "j1", "y0", "y1", "cyl_bessel_i0", "cyl_bessel_i1", "cbrt", "rcbrt", "round",
+        "rint", "exp10")},
+    **{name: (2, "same") for name in ("pow", "atan2", "hypot", "fmod", "copysign", "nextafter",
+                                      "remainder", "fmin", "fmax", "fdim")},
+    "fma": (3, "same"),
     "llrint": (1, T.int64),
+    "llround": (1, T.int64),
     "signbit": (1, T.int32),
     "isnan": (1, T.int32),
     "isinf": (1, T.int32),
@@ -66,6 +70,27 @@ def abs(x, _semantic=None):
     return _semantic.extern_elementwise(symbol, [x], x.dtype, True)
 
 
+def _make_fast(name: str, nargs: int):
+    """libdevice's fast-math fp32 `name` (`fast_expf` is `__nv_fast_expf`)."""
+    def fn(*args, _semantic=None):
+        if len(args) != nargs:
+            raise TypeError(f"libdevice.{name} takes {nargs} arguments, got {len(args)}")
+        xs = [_semantic.cast(_semantic.to_tensor(_unwrap(a)), T.float32) for a in args]
+        if nargs == 2:
+            xs = list(_semantic.binary_operands(*xs))
+        return _semantic.extern_elementwise(f"__nv_{name}", xs, T.float32, True)
+
+    fn.__name__ = name
+    fn.__doc__ = f"libdevice's fast-math {name} (`__nv_{name}`, fp32)."
+    return builtin(fn)
+
+
+_FAST = {f"fast_{name}f": 1 for name in ("exp", "exp10", "log", "log2", "log10", "sin", "cos",
+                                         "tan")} | {"fast_powf": 2}
+for _name, _nargs in _FAST.items():
+    globals()[_name] = _make_fast(_name, _nargs)
+
+
 @builtin
 def fast_dividef(x, y, _semantic=None):
     """x / y in fp32 with the fast approximate division (`__nv_fast_fdividef`)."""
@@ -74,4 +99,4 @@ def fast_dividef(x, y, _semantic=None):
     return _semantic.extern_elementwise("__nv_fast_fdividef", xs, T.float32, True)
 
 
-__all__ = [*_FUNCTIONS, "abs", "fast_dividef"]
+__all__ = [*_FUNCTIONS, *_FAST, "abs", "fast_dividef"]
