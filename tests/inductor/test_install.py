@@ -124,3 +124,17 @@ def test_compile_workers_get_the_alias(tmp_path):
                    "-m", "tritonc.inductor", str(script))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "compiles in the parent: 0" in proc.stdout
+
+
+def test_triton_tools_modules_are_tritoncs():
+    code = ("import torch, triton\n"
+            "from triton.tools.tensor_descriptor import TensorDescriptor\n"
+            "from triton.tools.mxfp import MXFP4Tensor\n"
+            "import tritonc.tools.tensor_descriptor as td, tritonc.tools.mxfp as mx\n"
+            "d = TensorDescriptor.from_tensor(torch.zeros(16, 32), [8, 16])\n"
+            "print(TensorDescriptor is td.TensorDescriptor, MXFP4Tensor is mx.MXFP4Tensor,"
+            " list(d.shape), list(d.block_shape))")
+    path = os.pathsep.join([tritonc.inductor.shim_path(), str(ROOT)])
+    proc = _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "True True [16, 32] [8, 16]"

@@ -1,9 +1,10 @@
-"""Idioms of kernel libraries (Liger, SGLang, flash-linear-attention) that Triton accepts:
-`triton.cdiv` inside a kernel, a parameter named like a launch option, a scalar indexed
-with `[:, None]`, casts to a block pointer's `dtype.element_ty`, and libdevice's rounding,
-fused and fast-math functions. Each runs in the interpreter against torch in float64 (fresh
-random inputs, poisoned outputs, ragged sizes) and compiles through ptxas for sm_80 and
-sm_90."""
+"""Idioms of kernel libraries (Liger, SGLang, flash-linear-attention) and of Triton's
+tutorials that Triton accepts: `triton.cdiv` inside a kernel, a parameter named like a
+launch option, a scalar indexed with `[:, None]`, casts to a block pointer's
+`dtype.element_ty`, libdevice's rounding, fused and fast-math functions, the grid
+dependency controls with `launch_pdl`, and `extern_libs`. Each runs in the interpreter
+against torch in float64 (fresh random inputs, poisoned outputs, ragged sizes) and
+compiles through ptxas for sm_80 and sm_90 (the grid dependency controls: sm_90)."""
 
 from __future__ import annotations
 
@@ -31,16 +32,17 @@ def test_cdiv_and_next_power_of_2_run_at_compile_time_in_a_kernel():
 
 
 @triton.jit(interpret=True)
-def offset_by_warps(x_ptr, n, BLOCK: tl.constexpr, num_warps: tl.constexpr):
+def offset_by_options(x_ptr, n, BLOCK: tl.constexpr, num_warps: tl.constexpr,
+                      num_stages: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    tl.store(x_ptr + offs, offs.to(tl.float32) + num_warps, mask=offs < n)
+    tl.store(x_ptr + offs, offs.to(tl.float32) + num_warps * 10 + num_stages, mask=offs < n)
 
 
-@pytest.mark.parametrize("warps", [2, 8])
-def test_a_parameter_named_num_warps_is_bound_from_the_launch_option(warps):
+@pytest.mark.parametrize("warps, stages", [(2, 1), (8, 3)])
+def test_parameters_named_like_launch_options_are_bound_from_them(warps, stages):
     x = torch.full((100,), float("nan"))
-    offset_by_warps[(1,)](x, 100, BLOCK=128, num_warps=warps)
-    torch.testing.assert_close(x, torch.arange(100.0) + warps)
+    offset_by_options[(1,)](x, 100, BLOCK=128, num_warps=warps, num_stages=stages)
+    torch.testing.assert_close(x, torch.arange(100.0) + warps * 10 + stages)
 
 
 @triton.jit
@@ -119,3 +121,51 @@ def test_libdevice_rounding_fused_and_fast_functions():
 def test_compiles_through_ptxas(kernel, signature, constexprs, arch):
     k = tritonc.compile(kernel, signature, constexprs, target=f"cuda:{arch}")
     assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def plus_one_after_the_previous_grid(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.extra.cuda.gdc_wait()
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.extra.cuda.gdc_launch_dependents()
+    tl.store(out_ptr + offs, x + 1, mask=mask)
+
+
+def test_grid_dependency_controls_and_launch_pdl_in_the_interpreter():
+    x = torch.randn(300, generator=torch.Generator().manual_seed(8))
+    out = torch.full((300,), float("nan"))
+    _interpreted(plus_one_after_the_previous_grid)[(3,)](x, out, 300, BLOCK=128, launch_pdl=True)
+    torch.testing.assert_close(out, x + 1)
+
+
+def test_grid_dependency_controls_stay_in_order_on_sm_90():
+    k = tritonc.compile(plus_one_after_the_previous_grid,
+                        {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"}, {"BLOCK": 128},
+                        target="cuda:90")
+    lines = [line.strip() for line in k.asm["ptx"].splitlines()]
+    wait = next(i for i, line in enumerate(lines) if line.startswith("griddepcontrol.wait"))
+    load = next(i for i, line in enumerate(lines) if "ld.global" in line)
+    go = next(i for i, line in enumerate(lines)
+              if line.startswith("griddepcontrol.launch_dependents"))
+    assert wait < load < go
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_extern_libs_names_the_libdevice_linked(tmp_path):
+    from tritonc import knobs
+
+    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"}
+    copy = tmp_path / "libdevice.10.bc"
+    copy.write_bytes(open(knobs.libdevice_path(), "rb").read())
+    found = tritonc.compile(libdevice_mix, sig, {"BLOCK": 256}, target="cuda:90")
+    named = tritonc.compile(libdevice_mix, sig, {"BLOCK": 256}, target="cuda:90",
+                            options={"extern_libs": {"libdevice": str(copy)}})
+    assert named.asm["ptx"] == found.asm["ptx"]
+    with pytest.raises(ValueError, match="no file"):
+        tritonc.compile(libdevice_mix, sig, {"BLOCK": 256}, target="cuda:90",
+                        options={"extern_libs": {"libdevice": str(tmp_path / "missing.bc")}})
+    with pytest.raises(ValueError, match="only 'libdevice'"):
+        tritonc.compile(libdevice_mix, sig, {"BLOCK": 256}, target="cuda:90",
+                        options={"extern_libs": {"libm": str(copy)}})

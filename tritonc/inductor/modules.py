@@ -4,7 +4,8 @@
 language namespace plus the Triton names Inductor's kernels use: `tl.core`,
 `tl.standard`, `tl.math`, `tl.extra.libdevice`, `tl.extra.cuda`, `tl.PropagateNan`,
 `tl.bool`), `triton.compiler`, `triton.runtime` (jit, autotuner, driver, cache,
-errors), `triton.backends`, `triton.knobs` and `triton.testing`. The modules carry a
+errors), `triton.backends`, `triton.knobs`, `triton.testing` and `triton.tools`
+(`tensor_descriptor`, `mxfp`). The modules carry a
 module spec, so `importlib.util.find_spec("triton")` answers for them, and a package
 `__path__` that finds nothing else, so `import triton.<unknown>` is a plain
 ModuleNotFoundError.
@@ -201,6 +202,18 @@ def _testing_module() -> types.ModuleType:
         **{k: v for k, v in vars(device_limits).items() if k.startswith("get_")}})
 
 
+def _tools_modules() -> dict[str, types.ModuleType]:
+    from tritonc.tools import mxfp, tensor_descriptor
+
+    mods = {f"triton.tools.{m.__name__.rpartition('.')[2]}": _module(
+        f"triton.tools.{m.__name__.rpartition('.')[2]}",
+        {k: v for k, v in vars(m).items() if not k.startswith("__")})
+        for m in (tensor_descriptor, mxfp)}
+    tools = _module("triton.tools", {name.rpartition(".")[2]: m for name, m in mods.items()},
+                    package=True)
+    return {"triton.tools": tools, **mods}
+
+
 def build() -> dict[str, types.ModuleType]:
     """Every module of the alias, by name (see the module doc)."""
     import tritonc
@@ -208,7 +221,7 @@ def build() -> dict[str, types.ModuleType]:
     from tritonc.runtime import autotuner
 
     mods = {**_language_modules(), **_runtime_modules(), **_compiler_modules(),
-            "triton.knobs": knobs_mod(), "triton.testing": _testing_module()}
+            **_tools_modules(), "triton.knobs": knobs_mod(), "triton.testing": _testing_module()}
     top = _module("triton", {
         "__version__": TRITON_VERSION, "__tritonc_version__": tritonc.__version__,
         "jit": jit.jit, "JITFunction": jit.JITFunction, "KernelInterface": jit.KernelInterface,

@@ -311,11 +311,13 @@ def compiled_binary(fn, signature: dict[str, Any], constexprs: dict[str, Any],
     return entry
 
 
+_LAUNCH_ONLY = ("stream", "arch", "launch_cooperative_grid", "launch_pdl")
+
+
 def launch_options(options: dict[str, Any]) -> CUDAOptions:
-    """The compile options among a launch's keywords (`stream`, `arch` and
-    `launch_cooperative_grid` are not), validated."""
-    return CUDAOptions.parse({k: v for k, v in options.items()
-                              if k not in ("stream", "arch", "launch_cooperative_grid")})
+    """The compile options among a launch's keywords (those of `_LAUNCH_ONLY` are not),
+    validated."""
+    return CUDAOptions.parse({k: v for k, v in options.items() if k not in _LAUNCH_ONLY})
 
 
 def target_arch(capability: tuple[int, int], arch: str | int | None = None) -> int:
@@ -457,7 +459,7 @@ def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],
     key = (tuple(constant_key(v) if p.is_constexpr else _arg_key(v)
                  for p, v in zip(fn.params, bound.values(), strict=True)),
            tuple(options.get(name) for name in COMPILE_OPTIONS), options.get("arch"),
-           code_knobs())
+           tuple(sorted(dict(options.get("extern_libs") or {}).items())), code_knobs())
     kernels = fn.__dict__.setdefault("_gpu_kernels", {})
     compiled = kernels.get(key)
     if compiled is None:

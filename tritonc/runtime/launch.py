@@ -55,8 +55,9 @@ def normalize_grid(grid: Any, bound: dict[str, Any]) -> tuple[int, int, int]:
     return grid + (1,) * (3 - len(grid))
 
 
-# launch keywords the generated hot path leaves to the generic path
-GENERIC_LAUNCH_OPTIONS = ("launch_cooperative_grid", "arch")
+# launch keywords the generated hot path leaves to the generic path; `launch_pdl` (a
+# programmatic dependent launch) is an ordinary launch: `gdc_wait` then returns at once
+GENERIC_LAUNCH_OPTIONS = ("launch_cooperative_grid", "launch_pdl", "arch", "extern_libs")
 
 
 def split_options(kwargs: dict[str, Any],

@@ -141,7 +141,8 @@ def mark_functions(module: ir.Module, chip: str, fp_fusion: bool) -> None:
 
 
 def mlir_to_llvm_ir(mlir_module: str | ir.Module, kernel_name: str, arch: int | str,
-                    ptx_version: int | None = None, fp_fusion: bool = True) -> str:
+                    ptx_version: int | None = None, fp_fusion: bool = True,
+                    libdevice: str | None = None) -> str:
     """The LLVM IR after O3 of `kernel_name` in `mlir_module` (text or `ir.Module`, left
     unchanged): steps 1 to 4 of the module docstring."""
     mlir_ir = mlir_loader.load()
@@ -157,7 +158,7 @@ def mlir_to_llvm_ir(mlir_module: str | ir.Module, kernel_name: str, arch: int | 
         check_llvm_types(module, kernel_name)
         mark_functions(module, _chip(arch), fp_fusion)
         bitcode = _bitcode(module, _chip(arch), version)
-    return optimize_llvm_ir(bitcode, kernel_name, arch, version)
+    return optimize_llvm_ir(bitcode, kernel_name, arch, version, libdevice)
 
 
 def llvm_module_to_ptx(
@@ -181,10 +182,11 @@ def _target_machine(chip: str, ptx_version: int) -> llvm.TargetMachine:
     return target.create_target_machine(cpu=chip, features=f"+ptx{ptx_version}", opt=3)
 
 
-def _link_libdevice(module: llvm.ModuleRef) -> None:
-    """Link libdevice into `module` if it calls an `__nv_*` function it does not define."""
+def _link_libdevice(module: llvm.ModuleRef, path: str | None) -> None:
+    """Link libdevice (the one at `path`, else the one found) into `module` if it calls an
+    `__nv_*` function it does not define."""
     if any(f.is_declaration and f.name.startswith("__nv_") for f in module.functions):
-        with open(knobs.libdevice_path(), "rb") as f:
+        with open(path or knobs.libdevice_path(), "rb") as f:
             module.link_in(llvm.parse_bitcode(f.read()))
 
 
@@ -197,9 +199,10 @@ def _internalize_all_but(module: llvm.ModuleRef, kernel_name: str) -> None:
 
 
 def optimize_llvm_ir(llvm_ir: str | bytes, kernel_name: str, arch: int | str,
-                     ptx_version: int | None = None) -> str:
+                     ptx_version: int | None = None, libdevice: str | None = None) -> str:
     """LLVM IR after O3 from LLVM IR text or bitcode defining the kernel `kernel_name`
-    (libdevice linked in when needed, every other function internal)."""
+    (libdevice, the one at `libdevice` if given, linked in when needed; every other
+    function internal)."""
     version = default_ptx_version(arch) if ptx_version is None else ptx_version
     machine = _target_machine(_chip(arch), version)
     if isinstance(llvm_ir, bytes):
@@ -209,7 +212,7 @@ def optimize_llvm_ir(llvm_ir: str | bytes, kernel_name: str, arch: int | str,
     defined = [f.name for f in module.functions if not f.is_declaration]
     if kernel_name not in defined:
         raise ValueError(f"kernel {kernel_name!r} is not defined; defined functions: {defined}")
-    _link_libdevice(module)
+    _link_libdevice(module, libdevice)
     _internalize_all_but(module, kernel_name)
     module.triple = _TRIPLE
     module.data_layout = str(machine.target_data)

@@ -14,6 +14,8 @@ a bad value (`num_warps=3`) fails where it was given, with its name and the allo
                       default is `knobs.language.default_fp_fusion`, read when the
                       options are made: True unless changed)
     threads_per_warp  32 on every NVIDIA GPU
+    extern_libs       {"libdevice": path}: the libdevice bitcode to link instead of the
+                      one found (`knobs.nvidia.libdevice_path`); no other library
 """
 
 from __future__ import annotations
@@ -71,8 +73,18 @@ class CUDAOptions:
     maxnreg: int | None = None
     enable_fp_fusion: bool = field(default_factory=default_fp_fusion)
     threads_per_warp: int = THREADS_PER_WARP
+    extern_libs: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
+        libs = self.extern_libs
+        libs = tuple(sorted(libs.items() if isinstance(libs, Mapping) else
+                             (tuple(pair) for pair in libs)))
+        object.__setattr__(self, "extern_libs", libs)
+        for name, path in libs:
+            if name != "libdevice":
+                raise ValueError(f"extern_libs: only 'libdevice' can be linked, got {name!r}")
+            if not os.path.isfile(path):
+                raise ValueError(f"extern_libs: no file {path!r} for {name!r}")
         if not _is_int(self.num_warps) or self.num_warps not in (1, 2, 4, 8, 16, 32):
             raise NumWarpsError(f"num_warps must be a power of 2 from 1 to 32, got "
                                 f"{self.num_warps!r}")
@@ -104,6 +116,10 @@ class CUDAOptions:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def libdevice(self) -> str | None:
+        """The libdevice `extern_libs` names, or None for the one found."""
+        return dict(self.extern_libs).get("libdevice")
 
     def hash(self) -> str:
         """A stable digest of every field, for cache keys."""

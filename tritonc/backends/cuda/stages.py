@@ -77,7 +77,8 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
                     shared=lowered.smem_bytes)
     metadata["ptx_arch"] = f"{carried.arch}a" if lowered.arch_specific else str(carried.arch)
     return llvm_to_ptx.mlir_to_llvm_ir(lowered.module, lowered.name, metadata["ptx_arch"],
-                                       fp_fusion=options.enable_fp_fusion)
+                                       fp_fusion=options.enable_fp_fusion,
+                                       libdevice=options.libdevice())
 
 
 def make_ptx(llir: str, metadata: dict, options: CUDAOptions) -> str:
