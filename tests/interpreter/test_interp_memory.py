@@ -287,3 +287,51 @@ def test_bf16_atomic_fadd_accumulates_in_order():
     op(b, "tt.atomic_rmw", [ptrs, ones, None], ty("bf16", 300), kind="fadd")
     # bf16 has 8 significant bits: counting by ones sticks at 256
     assert acc[0] == 0x4380 and acc[1] == 0
+
+
+# -- pointers the kernel loads: a table of data_ptr()s -------------------------------------
+import tritonc  # noqa: E402
+import tritonc.language as language  # noqa: E402
+
+
+@tritonc.jit(interpret=True)
+def scale_each_group(table, sizes, out_table, n_groups, BLOCK: language.constexpr):
+    """out_g = 2 * x_g + g for groups g of sizes[g] elements, their addresses in tables."""
+    g = language.program_id(0)
+    if g < n_groups:
+        x = language.load(table + g).to(language.pointer_type(language.float32))
+        y = language.load(out_table + g).to(language.pointer_type(language.float32))
+        n = language.load(sizes + g)
+        for start in range(0, n, BLOCK):
+            offs = start + language.arange(0, BLOCK)
+            v = language.load(x + offs, mask=offs < n)
+            language.store(y + offs, 2 * v + g, mask=offs < n)
+
+
+def test_loads_and_stores_through_addresses_read_from_memory():
+    gen = torch.Generator().manual_seed(11)
+    xs = [torch.randn(n, generator=gen) for n in (37, 100, 5)]
+    outs = [torch.full_like(x, float("nan")) for x in xs]
+    table = torch.tensor([x.data_ptr() for x in xs], dtype=torch.int64)
+    out_table = torch.tensor([o.data_ptr() for o in outs], dtype=torch.int64)
+    sizes = torch.tensor([x.numel() for x in xs], dtype=torch.int32)
+    scale_each_group[(4,)](table, sizes, out_table, 3, BLOCK=32)
+    for g, (x, o) in enumerate(zip(xs, outs)):
+        torch.testing.assert_close(o.double(), 2 * x.double() + g)
+
+
+def test_an_access_past_a_loaded_address_is_out_of_bounds_of_its_tensor():
+    x = torch.randn(10)
+    table = torch.tensor([x.data_ptr()], dtype=torch.int64)
+    out = torch.zeros(10)
+    with pytest.raises(InterpreterMemoryError, match="out of bounds of argument 'tensor at"):
+        scale_each_group[(1,)](table, torch.tensor([12], dtype=torch.int32),
+                               torch.tensor([out.data_ptr()], dtype=torch.int64), 1, BLOCK=16)
+
+
+def test_an_address_in_no_live_tensor_is_an_error():
+    table = torch.tensor([64], dtype=torch.int64)
+    out = torch.zeros(4)
+    with pytest.raises(InterpreterMemoryError, match="in no argument's buffer"):
+        scale_each_group[(1,)](table, torch.tensor([4], dtype=torch.int32),
+                               torch.tensor([out.data_ptr()], dtype=torch.int64), 1, BLOCK=16)

@@ -169,3 +169,20 @@ def test_extern_libs_names_the_libdevice_linked(tmp_path):
     with pytest.raises(ValueError, match="only 'libdevice'"):
         tritonc.compile(libdevice_mix, sig, {"BLOCK": 256}, target="cuda:90",
                         options={"extern_libs": {"libm": str(copy)}})
+
+
+def test_libdevice_is_reachable_through_extra_cuda():
+    from tritonc.language.extra.cuda import libdevice as cuda_libdevice
+
+    assert cuda_libdevice is libdevice
+
+    @triton.jit(interpret=True)
+    def rsqrt_in_place(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs, mask=offs < n)
+        tl.store(x_ptr + offs, tl.extra.cuda.libdevice.rsqrt(x), mask=offs < n)
+
+    x = torch.rand(100, generator=torch.Generator().manual_seed(9)) + 0.5
+    want = torch.rsqrt(x.double())
+    rsqrt_in_place[(1,)](x, 100, BLOCK=128)
+    torch.testing.assert_close(x.double(), want, rtol=1e-6, atol=1e-6)

@@ -14,10 +14,16 @@ address in a reserved range that remembers the buffer it came from; any access t
 it is reported as out of bounds of that buffer, never served from another argument.
 
 Accesses read and write the registered arrays themselves, through typed views of
-their bytes; nothing else of the host's memory is reachable. Every access checks
-its active lanes: an address outside its buffer, or not aligned to the element
-size, raises `InterpreterMemoryError` naming the buffer's argument, the offset and
-the buffer's size.
+their bytes. Every access checks its active lanes: an address outside its buffer, or
+not aligned to the element size, raises `InterpreterMemoryError` naming the buffer's
+argument, the offset and the buffer's size.
+
+The virtual ranges lie above 2**56, out of reach of the host's own addresses. A kernel
+may also follow a real host address it loaded (a table of `data_ptr()`s, cast with
+`.to(tl.pointer_type(...))`): an access through an address below the virtual ranges is
+served from the live torch tensor or numpy array whose memory holds it, registered then
+as a buffer of its own (named for the address) and checked the same way; an address in
+no live tensor's memory is an error, as a null pointer is.
 """
 
 from __future__ import annotations
@@ -32,10 +38,15 @@ from tritonc.backends.interpreter.errors import InterpreterMemoryError
 
 _SHIFT = 41
 _HALF = 1 << (_SHIFT - 1)
-# the last range of the int64 address space holds pointers moved out of their buffer's
+# buffer i owns the addresses of slot `_FIRST_SLOT + i` (`(address + _HALF) >> _SHIFT`);
+# the slots below are the host's own addresses
+_FIRST_SLOT = 1 << 16
+_HOST_END = (_FIRST_SLOT << _SHIFT) - _HALF
+# the last slot of the int64 address space holds pointers moved out of their buffer's
 # range: `_STRAY_BASE + i` for a pointer that left buffer i
-_STRAY_INDEX = (1 << (63 - _SHIFT)) - 2
-_STRAY_BASE = (_STRAY_INDEX + 1) << _SHIFT
+_STRAY_SLOT = (1 << (63 - _SHIFT)) - 1
+_STRAY_INDEX = _STRAY_SLOT - _FIRST_SLOT
+_STRAY_BASE = _STRAY_SLOT << _SHIFT
 
 
 @dataclass
@@ -86,6 +97,7 @@ class Memory:
 
     def __init__(self) -> None:
         self.buffers: list[Buffer] = []
+        self.host: list[tuple[int, int, int]] = []  # (first byte, end, buffer index)
 
     def register(self, array: np.ndarray, name: str) -> np.ndarray:
         """Make `array` reachable by the kernel as argument `name`; return its pointer."""
@@ -97,26 +109,70 @@ class Memory:
     @staticmethod
     def base(index: int) -> int:
         """The virtual address of buffer `index`'s first byte."""
-        return (index + 1) << _SHIFT
+        return (index + _FIRST_SLOT) << _SHIFT
 
     @staticmethod
     def decode(addr: Any) -> tuple[Any, Any]:
         """(buffer index, byte offset) of an address or an array of them."""
-        index = ((addr + _HALF) >> _SHIFT) - 1
-        return index, addr - ((index + 1) << _SHIFT)
+        index = ((addr + _HALF) >> _SHIFT) - _FIRST_SLOT
+        return index, addr - ((index + _FIRST_SLOT) << _SHIFT)
 
     @staticmethod
     def advance(ptr: np.ndarray, offset: np.ndarray) -> np.ndarray:
-        """`ptr + offset` (bytes), marking lanes that leave their buffer's address range."""
+        """`ptr + offset` (bytes), marking lanes that leave their buffer's address range
+        (a host address moves freely: its access finds its memory)."""
         with np.errstate(over="ignore"):
             result = ptr + offset
         source = (ptr + _HALF) >> _SHIFT
-        left = source != (result + _HALF) >> _SHIFT
-        stray = source == _STRAY_INDEX + 1
+        left = (source != (result + _HALF) >> _SHIFT) & (source >= _FIRST_SLOT)
+        stray = source == _STRAY_SLOT
         if not (np.any(left) or np.any(stray)):
             return result
-        marked = np.where(stray, ptr, _STRAY_BASE + np.clip(source - 1, 0, 1 << 20))
+        marked = np.where(stray, ptr,
+                          _STRAY_BASE + np.clip(source - _FIRST_SLOT, 0, 1 << 20))
         return np.where(left | stray, marked, result)
+
+    # -- host addresses -------------------------------------------------------
+    def _virtual(self, addr: np.ndarray, what: str) -> np.ndarray:
+        """`addr` with every host address (below the virtual ranges) replaced by the
+        virtual address of the same byte of the live tensor holding it; an address past
+        the end of one (and in no other) keeps its offset from it, so the access is out
+        of that tensor's bounds."""
+        if addr.size == 0 or int(addr.min()) >= _HOST_END:
+            return addr
+        out = addr.copy()
+        host = out < _HOST_END
+        for a in np.unique(out[host]):
+            lanes = host & (out == a)
+            if not lanes.any():
+                continue
+            start, end, index = self._host_range(int(a), what)
+            if start <= a < end:
+                lanes = host & (out >= start) & (out < end)
+            out[lanes] = out[lanes] - start + self.base(index)
+            host &= ~lanes
+        return out
+
+    def _host_range(self, addr: int, what: str) -> tuple[int, int, int]:
+        """(first byte, end, buffer index) of the live tensor memory holding `addr`, or of
+        the nearest one below it (within 2**40 bytes) when none holds it."""
+        for start, end, index in self.host:
+            if start <= addr < end:
+                return start, end, index
+        found = _live_memory_at(addr)
+        if found is not None:
+            start, nbytes, owner = found
+            raw = (ctypes.c_uint8 * nbytes).from_address(start)
+            self.buffers.append(Buffer(f"tensor at {start:#x}", np.frombuffer(raw, np.uint8),
+                                       owner))
+            self.host.append((start, start + nbytes, len(self.buffers) - 1))
+            return self.host[-1]
+        below = [r for r in self.host if r[0] <= addr < r[0] + _HALF]
+        if below:
+            return max(below)
+        raise InterpreterMemoryError(
+            f"{what} through address {addr:#x}, which is in no argument's buffer "
+            "(a null or corrupted pointer?)")
 
     # -- checked element access -----------------------------------------------
     def locate(self, addr: np.ndarray, itemsize: int, what: str) -> tuple[Buffer, np.ndarray]:
@@ -171,6 +227,7 @@ class Memory:
         out = np.empty(addr.shape, dtype=dt)
         if addr.size == 0:
             return out
+        addr = self._virtual(addr, what)
         for lanes in self.groups(addr):
             a = addr if lanes.all() else addr[lanes]
             buf, idx = self.locate(a, dt.itemsize, what)
@@ -185,6 +242,7 @@ class Memory:
         """Store `values` at each address (all lanes active; later lanes win)."""
         if addr.size == 0:
             return
+        addr = self._virtual(addr, what)
         for lanes in self.groups(addr):
             a, v = (addr, values) if lanes.all() else (addr[lanes], values[lanes])
             buf, idx = self.locate(a, values.dtype.itemsize, what)
@@ -194,10 +252,34 @@ class Memory:
                      ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """(lane mask, typed buffer view, element indices) per buffer, for atomics."""
         out = []
+        addr = self._virtual(addr, what)
         for lanes in self.groups(addr):
             buf, idx = self.locate(addr[lanes], dt.itemsize, what)
             out.append((lanes, buf.typed(np.dtype(dt.type)), idx))
         return out
+
+
+def _live_memory_at(addr: int) -> tuple[int, int, object] | None:
+    """(first byte, size, owner) of the memory of a live CPU torch tensor or numpy array
+    that holds host address `addr`, or None."""
+    import gc
+    import sys
+
+    tensor = getattr(sys.modules.get("torch"), "Tensor", None)
+    for obj in gc.get_objects():
+        kind = type(obj)  # not isinstance: it would ask lazy modules for `__class__`
+        if tensor is not None and issubclass(kind, tensor):
+            if obj.device.type != "cpu" or obj.is_meta:
+                continue
+            storage = obj.untyped_storage()
+            start, nbytes = storage.data_ptr(), storage.nbytes()
+            if start <= addr < start + nbytes:
+                return start, nbytes, storage
+        elif issubclass(kind, np.ndarray) and obj.base is None:
+            start = obj.__array_interface__["data"][0]
+            if start <= addr < start + obj.nbytes:
+                return start, obj.nbytes, obj
+    return None
 
 
 def masked_load(memory: Memory, addr: np.ndarray, mask: np.ndarray | None,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from tritonc.language import dtypes as T
 from tritonc.language.core import builtin, constexpr, tensor
+from tritonc.language.extra import libdevice  # noqa: F401 (`tl.extra.cuda.libdevice`, as in Triton)
 
 
 @builtin
