@@ -3,7 +3,8 @@
 An operand is a tile of `e2m1` (two 4-bit values per byte, packed along K), `e4m3`,
 `e5m2`, `bf16` or `fp16` elements, with an optional scale: one e8m0 byte (2^(s - 127);
 255 is NaN) per 32 consecutive elements along K, given as [rows, K // 32] (the rows being
-M for the left operand, N for the right). The operands are decoded to bf16 (fp16 when
+M for the left operand, N for the right), or, for nvfp4, one fp8 e4m3 factor per 16
+elements ([rows, K // 16] of `float8e4nv`). The operands are decoded to bf16 (fp16 when
 either format is fp16), multiplied by their scales and fed to `tl.dot` with fp32
 accumulation: the decomposition Triton itself makes on GPUs without scaled MMA.
 """
@@ -39,7 +40,7 @@ def _e2m1_values(nibble):
 @jit
 def _decode(x, scale, format: tl.constexpr, compute: tl.constexpr):
     """A [rows, K] tile in `compute` from a [rows, K (packed)] operand and its optional
-    [rows, K // 32] scale."""
+    [rows, K // 32] e8m0 or [rows, K // 16] e4m3 scale."""
     if format == "e2m1":
         low = _e2m1_values(x & 15)
         high = _e2m1_values((x >> 4) & 15)
@@ -53,9 +54,15 @@ def _decode(x, scale, format: tl.constexpr, compute: tl.constexpr):
     if scale is not None:
         ROWS: tl.constexpr = values.shape[0]
         K: tl.constexpr = values.shape[1]
-        factor = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
-        factor = tl.where(scale == 255, float("nan"), factor)
-        factor = tl.reshape(tl.broadcast_to(factor[:, :, None], [ROWS, K // 32, 32]), [ROWS, K])
+        if scale.dtype == tl.float8e4nv:  # nvfp4: an e4m3 factor per 16 elements
+            GROUP: tl.constexpr = 16
+            factor = scale.to(tl.float32)
+        else:
+            GROUP: tl.constexpr = 32
+            factor = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
+            factor = tl.where(scale == 255, float("nan"), factor)
+        factor = tl.reshape(tl.broadcast_to(factor[:, :, None], [ROWS, K // GROUP, GROUP]),
+                            [ROWS, K])
         values = (values.to(tl.float32) * factor).to(compute)
     return values
 
