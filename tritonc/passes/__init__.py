@@ -17,6 +17,7 @@ imported when it is first run.
     thread-locality        loop-carried row reductions accumulate within each thread
     convert-ttgir-to-llvm  TTGIR -> a gpu.module of per-thread llvm/nvvm/arith/scf code
     cleanup                CSE and DCE of pure tt/ttg ops, then canonicalize and cse
+    loop-unroll            loops of `tl.range(loop_unroll_factor=k)` unrolled k times (TTIR)
 
 A name in a pass list that is not registered here is an upstream MLIR pass
 (`canonicalize`, `cse`, `loop-invariant-code-motion`, `symbol-dce`, ...), run through
@@ -111,6 +112,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
     PassInfo("convert-ttgir-to-llvm", _SELF, "convert_ttgir_to_llvm_pass", (),
              "tritonc.passes.to_llvm.lowering"),
     PassInfo("cleanup", "tritonc.passes.ttgir.cleanup", "cleanup", ("upstream",)),
+    PassInfo("loop-unroll", "tritonc.passes.ttir.loop_unroll", "loop_unroll"),
 )}
 
 

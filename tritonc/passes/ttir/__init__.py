@@ -1,0 +1,1 @@
+"""Passes on TTIR, before it gets layouts."""
