@@ -350,3 +350,27 @@ def test_best_config_persists_on_disk_across_processes(tmp_path):
     assert run() == ["0", "128"]  # reloaded from the disk cache: no benchmark
     script.write_text(textwrap.dedent(SCRIPT.format(n=1001)))
     assert run() == ["3", "128"]  # a new key value tunes again
+
+
+class OutOfSharedMemoryBench(FakeBench):
+    """A `do_bench` whose BLOCK=128 launch needs more shared memory than the device has,
+    as a GPU launch of such a config reports it."""
+
+    def __call__(self, fn, quantiles=None):
+        fn()
+        if self.seen == 128:
+            from tritonc.errors import OutOfResources
+
+            raise OutOfResources(300_000, 232_448, "shared memory")
+        self.blocks.append(self.seen)
+        return [self.times[self.seen]] * 3
+
+
+def test_a_config_out_of_resources_is_ruled_out():
+    bench = OutOfSharedMemoryBench({32: 3.0, 64: 2.0, 128: 0.5})
+    kernel = tuned(add_kernel, bench)
+    x, y, out = inputs(1000, 3)
+    kernel[grid(1000)](x, y, out, 1000)
+    assert kernel.best_config == CONFIGS[1]
+    assert kernel.configs_timings[CONFIGS[2]] == [float("inf")] * 3
+    torch.testing.assert_close(out, x + y, rtol=0, atol=0)

@@ -15,6 +15,7 @@ import tritonc.language as tl
 from tritonc.inductor import libdevice_extra as extra
 from tritonc.inductor.modules import PropagateNan
 from tritonc.language import core
+from tritonc.language.extra import libdevice
 
 
 @triton.jit
@@ -130,8 +131,9 @@ def special_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     mask = offs < n
     x = tl.load(x_ptr + offs, mask)
-    y = extra.cyl_bessel_i0(x) + extra.cyl_bessel_i1(x) + extra.erfcx(x) + extra.j0(x)
-    y += extra.j1(x) + extra.y0(x) + extra.y1(x) + extra.fma(x, x, x) + extra.mul_rn(x, x)
+    y = libdevice.cyl_bessel_i0(x) + libdevice.cyl_bessel_i1(x) + extra.erfcx(x)
+    y += libdevice.j0(x) + libdevice.j1(x) + libdevice.y0(x) + libdevice.y1(x)
+    y += libdevice.fma(x, x, x) + extra.mul_rn(x, x)
     y += extra.ldexp(x, extra.ilogb(x)) + extra.fast_tanhf(x)
     tl.store(out_ptr + offs, y, mask)
 

@@ -121,8 +121,9 @@ def _restore(dst: Any, src: Any) -> None:
 def _config_failures() -> tuple[type[BaseException], ...]:
     """Errors that rule a config out (it does not compile or does not fit) instead of failing."""
     from tritonc.compiler.errors import CompilationError
+    from tritonc.errors import OutOfResources
 
-    failures: list[type[BaseException]] = [CompilationError]
+    failures: list[type[BaseException]] = [CompilationError, OutOfResources]
     try:
         from tritonc.backends.cuda.ptxas import PtxasError
 

@@ -35,6 +35,7 @@ from typing import Any
 from tritonc import knobs
 from tritonc.backends.base import Target, get_backend
 from tritonc.backends.cuda.options import CUDAOptions
+from tritonc.errors import OutOfResources
 from tritonc.language.core import constexpr
 from tritonc.language.dtypes import dtype as tl_dtype
 from tritonc.runtime import descriptors, scalar_annotations, specialization
@@ -379,6 +380,9 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     module = driver.load_module(entry["kernel.cubin"], name)
     function = driver.get_function(module, name)
     shared = int(metadata.get("shared", 0))
+    limit = driver.device_attributes().max_shared_per_block_optin
+    if shared > limit:
+        raise OutOfResources(shared, limit, f"shared memory of {name}")
     if shared > 48 * 1024:
         driver.set_max_dynamic_shared(function, shared)
     launcher = driver.launcher(function, _flatten(tuple(signature.values())),

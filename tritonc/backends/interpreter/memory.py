@@ -261,23 +261,27 @@ class Memory:
 
 def _live_memory_at(addr: int) -> tuple[int, int, object] | None:
     """(first byte, size, owner) of the memory of a live CPU torch tensor or numpy array
-    that holds host address `addr`, or None."""
+    that holds host address `addr`, or None. Only plain tensors count (not the fake and
+    functional subclasses compilers make, which own no memory), and never address 0."""
     import gc
     import sys
 
-    tensor = getattr(sys.modules.get("torch"), "Tensor", None)
+    if addr == 0:
+        return None
+    torch = sys.modules.get("torch")
+    tensors = (torch.Tensor, torch.nn.Parameter) if torch is not None else ()
     for obj in gc.get_objects():
         kind = type(obj)  # not isinstance: it would ask lazy modules for `__class__`
-        if tensor is not None and issubclass(kind, tensor):
-            if obj.device.type != "cpu" or obj.is_meta:
+        if kind in tensors:
+            if obj.device.type != "cpu":
                 continue
             storage = obj.untyped_storage()
             start, nbytes = storage.data_ptr(), storage.nbytes()
-            if start <= addr < start + nbytes:
+            if start and start <= addr < start + nbytes:
                 return start, nbytes, storage
-        elif issubclass(kind, np.ndarray) and obj.base is None:
+        elif kind is np.ndarray and obj.base is None:
             start = obj.__array_interface__["data"][0]
-            if start <= addr < start + obj.nbytes:
+            if start and start <= addr < start + obj.nbytes:
                 return start, obj.nbytes, obj
     return None
 
