@@ -98,6 +98,28 @@ CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 1;
 """, tmp_path)
 
 
+@pytest.mark.parametrize("stage", [1, 3])
+def test_pointer_attention_copies_keys_and_values_ahead(stage):
+    """The attention written with pointer arithmetic (benchmarks/attention_kernels.py):
+    the value pointers run through a layout conversion of the head-dimension offsets,
+    which keeps their alignment, so both tiles of every loop (two when causal) join the
+    cp.async ring and only the queries are loaded into registers."""
+    from attention_kernels import attn_fwd_ptr
+
+    sig = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "sm_scale": "fp32", "Out": "*fp16",
+           "H": "i32"}
+    k = tritonc.compile(attn_fwd_ptr, sig, dict(N_CTX=4096, HEAD_DIM=64, BLOCK_M=128,
+                                                BLOCK_N=64, STAGE=stage),
+                        target="cuda:90", divisible_by_16={"Q", "K", "V", "Out", "H"},
+                        num_warps=8, num_stages=3)
+    ptx = k.asm["ptx"]
+    loops = 2 if stage == 3 else 1
+    # per loop: 2 tiles x (2 prologue stages + the loop) x 2 copies of 16 bytes per thread
+    assert ptx.count("cp.async.cg.shared.global") == 12 * loops
+    assert ptx.count("ld.global") == 4  # the queries: 128 x 64 fp16 over 256 threads
+    assert "ex2.approx.ftz.f32" in ptx and "ex2.approx.f32" not in ptx
+
+
 def test_tiles_cp_async_cannot_copy_are_prefetched_into_registers():
     """With unknown inner strides the matmul's tiles load element by element, so no
     cp.async: each is loaded one iteration ahead instead, once before the loop and once

@@ -501,3 +501,21 @@ CHECK: wgmma.wait_group.sync.aligned 0
 CHECK: bra
 """, tmp_path)
     assert out["shared"] == 3 * (128 * 64 + 64 * 128) * 2
+
+
+@tritonc.jit
+def exp_and_exp2(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.exp(x) + tl.math.exp2(x), mask=offs < n)
+
+
+def test_exp_keeps_subnormals_and_exp2_flushes_them(tmp_path):
+    """As in Triton: `exp` is `ex2.approx.f32` of x log2(e), `exp2` the `.ftz` form."""
+    k = tritonc.compile(exp_and_exp2, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"},
+                        {"BLOCK": 128}, target="cuda:90")
+    filecheck(k.asm["ptx"], """
+CHECK: mul.f32
+CHECK: ex2.approx.f32
+CHECK: ex2.approx.ftz.f32
+""", tmp_path)

@@ -152,6 +152,8 @@ class AxisAnalysis:
                 v = ir.IntegerAttr(attr).value
                 return AxisInfo(1, _pow2_factor(v), n, v)
             return AxisInfo(1, 1, n)
+        if name == "ttg.convert_layout":  # the same values, placed otherwise
+            return self.get(ops[0])
         if name in ("tt.splat", "tt.broadcast"):
             src = self.get(ops[0])
             if name == "tt.splat" or _last(ops[0].type) == 1:

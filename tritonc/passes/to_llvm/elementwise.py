@@ -141,7 +141,9 @@ LN_2 = 0.6931471805599453
 @lowering("math.exp", "math.exp2", "math.log", "math.log2")
 def lower_exp_log(ctx: LoweringContext, op) -> list:
     """fp32 exp/exp2/log/log2 use the hardware's `ex2.approx` / `lg2.approx`, as Triton does
-    (exp(x) = 2^(x log2 e)); other types go through the precise libdevice functions."""
+    (exp(x) = 2^(x log2 e); exp2 flushes subnormal results to zero, `.ftz`, which spares
+    the instructions that scale them); other types go through the precise libdevice
+    functions."""
     if str(ctx.scalar_type(op.results[0].type)) != "f32":
         return per_register(ctx, op)
     out = []
@@ -149,8 +151,8 @@ def lower_exp_log(ctx: LoweringContext, op) -> list:
         if op.name == "math.exp":
             out.append(_unary_ptx(ctx, "ex2.approx.f32",
                                ctx.binop("arith.mulf", x, ctx.const(LOG2_E, x.type))))
-        elif op.name == "math.exp2":
-            out.append(_unary_ptx(ctx, "ex2.approx.f32", x))
+        elif op.name == "math.exp2":  # flushing subnormal results, as Triton's exp2 does
+            out.append(_unary_ptx(ctx, "ex2.approx.ftz.f32", x))
         elif op.name == "math.log2":
             out.append(_unary_ptx(ctx, "lg2.approx.f32", x))
         else:
