@@ -138,3 +138,16 @@ def test_triton_tools_modules_are_tritoncs():
     proc = _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "True True [16, 32] [8, 16]"
+
+
+def test_extra_cuda_under_the_alias_is_tritoncs():
+    code = ("import triton.language as tl\n"
+            "import tritonc.language.extra.cuda as cuda\n"
+            "names = ('gdc_wait', 'gdc_launch_dependents', 'globaltimer', 'smid', 'num_warps',"
+            " 'num_threads')\n"
+            "print(all(getattr(tl.extra.cuda, n) is getattr(cuda, n) for n in names),"
+            " tl.extra.cuda.libdevice is tl.extra.libdevice)")
+    path = os.pathsep.join([tritonc.inductor.shim_path(), str(ROOT)])
+    proc = _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "True True"

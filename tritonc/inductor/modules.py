@@ -97,8 +97,10 @@ def _language_modules() -> dict[str, types.ModuleType]:
     libdevice_mod = _module("triton.language.extra.libdevice", {
         **{k: v for k, v in vars(libdevice).items() if not k.startswith("__")},
         **{k: getattr(libdevice_extra, k) for k in libdevice_extra.NAMES}})
-    cuda_mod = _module("triton.language.extra.cuda", {"libdevice": libdevice_mod},
-                       package=True)
+    cuda_mod = _module("triton.language.extra.cuda", {
+        **{k: v for k, v in vars(extra.cuda).items()
+           if getattr(v, "__module__", None) == extra.cuda.__name__ and not k.startswith("_")},
+        "libdevice": libdevice_mod}, package=True)
     extra_mod = _module("triton.language.extra", {"libdevice": libdevice_mod, "cuda": cuda_mod},
                         package=True)
     random_mod = _module("triton.language.random",
