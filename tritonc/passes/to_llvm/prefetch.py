@@ -62,8 +62,11 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     if not backward_slice(block, [v for load in loads for v in load.operands], ops, args):
         return None
     terminator = list(block.operations)[-1]
-    for index in sorted(args - {0}):
-        if not backward_slice(block, [terminator.operands[index - 1]], ops, set()):
+    done: set = set()
+    while args - done:  # the next iteration's arguments need the values yielded for them
+        index = min(args - done)
+        done.add(index)
+        if index and not backward_slice(block, [terminator.operands[index - 1]], ops, args):
             return None
     order = {op: i for i, op in enumerate(block.operations)}
     ops.sort(key=lambda o: order[o])
