@@ -164,6 +164,16 @@ def test_vector_add_cubin(vector_add_ptx, arch):
     assert info["warnings"] == []
 
 
+def test_a_kernel_name_longer_than_a_file_name_compiles(vector_add_ptx):
+    """Inductor names fused kernels after every op they fuse (hundreds of characters);
+    ptxas's files are named for the kernel, cut to what a file system takes."""
+    name = "triton_poi_fused_" + "_".join(["softplus_backward_mish_backward"] * 9) + "_0"
+    assert len(name) > 255
+    ptx = vector_add_ptx[90][1].replace("add_kernel", name)
+    cubin, info = compile_ptx(ptx, 90, name)
+    assert cubin.startswith(b"\x7fELF") and info["registers"] > 0
+
+
 def test_sm90a_target_and_cubin():
     _, ptx = llvm_to_ptx.llvm_module_to_ptx(VECTOR_ADD, "add_kernel", "90a")
     assert ".target sm_90a" in ptx

@@ -167,3 +167,32 @@ def test_propagate_nan_values():
     _interpret(nan_max_kernel, (1,), a, b, out, n, BLOCK=64)
     np.testing.assert_array_equal(out[:n], np.maximum(a, b))
     np.testing.assert_array_equal(out[n:], np.fmin(a, b))
+
+
+
+@triton.jit(interpret=True)
+def extra_functions_interpreted(x_ptr, out_ptr, e_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask)
+    e = extra.ilogb(x)
+    tl.store(e_ptr + offs, e, mask)
+    y = extra.erfcx(x) + extra.ldexp(x, -e) + extra.mul_rn(x, x) + extra.fast_tanhf(x)
+    tl.store(out_ptr + offs, y, mask)
+
+
+def test_extra_libdevice_functions_in_the_interpreter():
+    """erfcx, ilogb, ldexp, mul_rn and fast_tanhf against Python's math in float64."""
+    import math
+
+    rng = np.random.default_rng(12)
+    x = np.concatenate([rng.uniform(-3, 3, 90), [0.5, 1.0, -2.0, 3.0, 0.0]]).astype(np.float32)
+    out = np.full(x.size, np.nan, np.float32)
+    exps = np.full(x.size, 7, np.int32)
+    extra_functions_interpreted[(1,)](x, out, exps, x.size, BLOCK=128)
+    want_e = [math.frexp(float(v))[1] - 1 if v else -2**31 for v in x]
+    np.testing.assert_array_equal(exps, want_e)
+    want = [math.exp(float(v) ** 2) * math.erfc(float(v)) + float(v) * float(v)
+            + math.tanh(float(v)) + (math.ldexp(float(v), -e) if v else 0.0)
+            for v, e in zip(x, want_e)]
+    np.testing.assert_allclose(out.astype(np.float64), want, rtol=1e-5, atol=1e-5)

@@ -186,3 +186,29 @@ def test_libdevice_is_reachable_through_extra_cuda():
     want = torch.rsqrt(x.double())
     rsqrt_in_place[(1,)](x, 100, BLOCK=128)
     torch.testing.assert_close(x.double(), want, rtol=1e-6, atol=1e-6)
+
+
+@triton.jit
+def signbit_by_dtype(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    """Inductor's torch.signbit: the libdevice call when `x.dtype is tl.float32`."""
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    bit = (libdevice.signbit(x) != 0) if x.dtype is tl.float32 else x < 0
+    tl.store(out_ptr + offs, bit, mask=offs < n)
+
+
+def test_a_loaded_tensors_dtype_is_the_language_dtype():
+    import copy
+    import pickle
+
+    from tritonc.language.dtypes import dtype
+
+    assert dtype("fp32") is tl.float32 and copy.deepcopy(tl.float16) is tl.float16
+    assert pickle.loads(pickle.dumps(tl.bfloat16)) is tl.bfloat16
+    x = torch.tensor([-0.0, 0.0, -1.5, 2.0, float("-inf")])
+    out = torch.zeros(5, dtype=torch.bool)
+    _interpreted(signbit_by_dtype)[(1,)](x, out, 5, BLOCK=8)
+    assert out.tolist() == torch.signbit(x).tolist()
+    k = tritonc.compile(signbit_by_dtype, {"x_ptr": "*fp32", "out_ptr": "*i1", "n": "i32"},
+                        {"BLOCK": 8}, target="cuda:90")
+    assert "__nv_signbitf" in k.asm["ttir"] or "signbit" in k.asm["ttir"]

@@ -67,7 +67,24 @@ class base_type:
 
 
 class dtype(base_type):
-    """A scalar type, compared by name."""
+    """A scalar type, compared by name. There is one object per name (`x.dtype is
+    tl.float32` holds, as Inductor's generated kernels test it)."""
+
+    _interned: dict[str, dtype] = {}
+
+    def __new__(cls, *args, **kwargs):
+        name = args[0] if args else kwargs.get("name")
+        if cls is not dtype or name is None:
+            return super().__new__(cls)
+        found = dtype._interned.get(name)
+        if found is None:
+            found = dtype._interned[name] = super().__new__(cls)
+        return found
+
+    def __reduce__(self):
+        if type(self) is dtype:  # unpickled and copied as the one object of its name
+            return (dtype, (self.name,))
+        return super().__reduce__()
 
     # the type names by kind, as Triton lists them (int1 counts as unsigned)
     SINT_TYPES = ["int8", "int16", "int32", "int64"]

@@ -80,7 +80,9 @@ def parse_report(report: str, kernel_name: str) -> dict:
 
 
 def _file_stem(kernel_name: str) -> str:
-    return re.sub(r"[^\w.-]", "_", kernel_name) or "kernel"
+    """A file name for the kernel's PTX: its name, cut to fit a file system's 255 bytes
+    (Inductor names a fused kernel after every op it fuses)."""
+    return re.sub(r"[^\w.-]", "_", kernel_name)[:200] or "kernel"
 
 
 def compile_ptx(ptx: str, arch: int | str, kernel_name: str,

@@ -79,6 +79,32 @@ def _fma(x: Array, y: Array, z: Array) -> Array:
     return x * y + z
 
 
+def _erfcx(x: Array) -> Array:
+    """exp(x^2) erfc(x), by its asymptotic series where exp(x^2) would overflow."""
+    direct = np.exp(np.minimum(x, 25.0) ** 2) * special.erfc(np.minimum(x, 25.0))
+    big = np.maximum(x, 25.0)
+    series = (1 - 1 / (2 * big**2) + 3 / (4 * big**4)) / (big * np.sqrt(np.pi))
+    return np.where(x > 25.0, series, direct)
+
+
+def _ilogb(x: Array) -> Array:
+    """The unbiased exponent as int32: INT_MIN for 0 and NaN, INT_MAX for infinities."""
+    x = np.asarray(x)
+    finite = np.isfinite(x) & (x != 0)
+    exponent = np.frexp(np.where(finite, x, 1.0))[1] - 1
+    special_value = np.where(np.isinf(x), np.iinfo(np.int32).max, np.iinfo(np.int32).min)
+    return np.where(finite, exponent, special_value).astype(np.int32)
+
+
+def _ldexp(x: Array, n: Array) -> Array:
+    return np.ldexp(np.asarray(x, np.float64), np.asarray(n).astype(np.int32))
+
+
+def _mul_rn_f32(x: Array, y: Array) -> Array:
+    """x * y rounded once to fp32 (the float64 product of two fp32 values is exact)."""
+    return (np.asarray(x, np.float64) * np.asarray(y, np.float64)).astype(np.float32)
+
+
 def _remainder(x: Array, y: Array) -> Array:
     """C remainder: x - n*y with n the integer nearest x/y (ties to even)."""
     return x - np.rint(x / y) * y
@@ -101,7 +127,7 @@ _FLOAT64: dict[str, Fn] = {
     "cyl_bessel_i0": bessel.i0, "cyl_bessel_i1": bessel.i1,
     "hypot": np.hypot, "fmod": np.fmod, "remainder": _remainder,
     "copysign": np.copysign, "fabs": np.abs, "fmin": np.fmin, "fmax": np.fmax,
-    "fdim": _fdim, "fma": _fma,
+    "fdim": _fdim, "fma": _fma, "erfcx": _erfcx,
 }
 
 
@@ -146,6 +172,11 @@ def _build() -> dict[str, Fn]:
     for cname in ("exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow"):
         table[f"__nv_fast_{cname}f"] = table[f"__nv_{cname}f"]
     table["__nv_fast_fdividef"] = table["__nv_fdividef"] = _in_float64(np.divide)
+    table["__nv_fast_tanhf"] = table["__nv_tanhf"]
+    table["__nv_ilogbf"] = table["__nv_ilogb"] = _ilogb
+    table["__nv_ldexpf"] = table["__nv_ldexp"] = _ldexp
+    table["__nv_fmul_rn"] = _mul_rn_f32
+    table["__nv_dmul_rn"] = _in_float64(np.multiply)
     return table
 
 
