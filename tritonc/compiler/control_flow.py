@@ -373,15 +373,36 @@ class ControlFlowMixin:
             return cond.condition, cond.disable_licm
         return cond, False
 
+    def _interpret_while(self, node: ast.While) -> None:
+        """The loop run in the interpreter; an iteration that changes neither the names
+        the body assigns nor memory, after one that did not either, raises
+        InterpreterDeadlock: every later iteration would be the same."""
+        from tritonc.backends.interpreter.errors import InterpreterDeadlock
+
+        names = sorted(assigned_names(node.body))
+        last_values, last_memory = None, None
+        while self.static_condition(self._while_test(node)[0]):
+            self.visit_block(node.body)
+            if self.returned:
+                return
+            values = [_fingerprint(self.lscope.get(n)) for n in names]
+            if values != last_values:
+                last_values, last_memory = values, None
+                continue
+            memory = self.builder.memory.digest()
+            if memory == last_memory:
+                raise self.error(node, "this loop can never end here") from InterpreterDeadlock(
+                    "the loop's iterations change nothing: it waits for another program, "
+                    "which the interpreter runs only after this one (a grid barrier "
+                    "cannot run in the interpreter)")
+            last_memory = memory
+
     def visit_While(self, node: ast.While) -> None:
         if node.orelse:
             raise self.error(node, "while ... else is not supported",
                              UnsupportedLanguageConstruct)
         if self.builder.concrete:
-            while self.static_condition(self._while_test(node)[0]):
-                self.visit_block(node.body)
-                if self.returned:
-                    return
+            self._interpret_while(node)
             return
         from tritonc.compiler.mlir_builder import ir
 
@@ -434,3 +455,13 @@ for _name, _what in (("Break", "`break`"), ("Continue", "`continue`"), ("Try", "
                      ("ClassDef", "a class definition"), ("AsyncFor", "`async for`"),
                      ("Yield", "`yield`"), ("Await", "`await`")):
     setattr(ControlFlowMixin, f"visit_{_name}", _unsupported_visitor(_what))
+
+
+def _fingerprint(value: Any) -> Any:
+    """What a value is, comparable across loop iterations (a tensor by its bytes)."""
+    if isinstance(value, tensor):
+        import numpy as np
+
+        data = np.asarray(value.handle)
+        return (str(data.dtype), data.shape, data.tobytes())
+    return repr(value)

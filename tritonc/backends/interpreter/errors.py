@@ -21,6 +21,13 @@ class InterpreterMemoryError(InterpreterError):
     """A load, store or atomic outside every registered buffer, or misaligned."""
 
 
+class InterpreterDeadlock(InterpreterError):
+    """A `while` loop that cannot end: an iteration left the program's values and every
+    buffer as the one before, so every later one will too (a program spinning on another
+    program's progress, such as a grid barrier: the interpreter runs programs one after
+    another)."""
+
+
 class DeviceAssertionError(InterpreterError):
     """`tl.device_assert` failed. `str(e)` is the assertion's message.
 

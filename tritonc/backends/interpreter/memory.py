@@ -132,6 +132,15 @@ class Memory:
                           _STRAY_BASE + np.clip(source - _FIRST_SLOT, 0, 1 << 20))
         return np.where(left | stray, marked, result)
 
+    def digest(self) -> bytes:
+        """A digest of every buffer's bytes (two equal digests: memory is unchanged)."""
+        import hashlib
+
+        h = hashlib.blake2b(digest_size=16)
+        for buf in self.buffers:
+            h.update(buf.data)
+        return h.digest()
+
     # -- host addresses -------------------------------------------------------
     def _virtual(self, addr: np.ndarray, what: str) -> np.ndarray:
         """`addr` with every host address (below the virtual ranges) replaced by the
