@@ -17,17 +17,23 @@ import tritonc  # noqa: E402
 KERNELS = load_kernels("tritonc", zoo.ZOO_KERNELS)
 
 
-def compile_case(build, arch: int):
-    """The kernel of a zoo case compiled for the specialization its GPU launch gets
-    (tensors on the meta device: types and alignment, no memory)."""
+def specialized_case(build, device: str = "meta", small: bool = False) -> tuple:
+    """(case, kernel function, bound arguments, signature, constexprs, names divisible by
+    16, num_warps) of a zoo case, specialized as its launch is."""
     from tritonc.runtime.gpu_launch import specialize
 
-    case = build("meta", False)
+    case = build(device, small)
     fn = getattr(KERNELS, case.kernel)
     meta = dict(case.meta)
     num_warps = meta.pop("num_warps", 4)
     bound = fn.bind(tuple(case.args), meta)
-    signature, constexprs, divisible = specialize(fn, bound)
+    return (case, fn, bound, *specialize(fn, bound), num_warps)
+
+
+def compile_case(build, arch: int):
+    """The kernel of a zoo case compiled for the specialization its GPU launch gets
+    (tensors on the meta device: types and alignment, no memory)."""
+    _, fn, _, signature, constexprs, divisible, num_warps = specialized_case(build)
     return tritonc.compile(fn, signature, constexprs, target=f"cuda:{arch}",
                            divisible_by_16=divisible, num_warps=num_warps)
 

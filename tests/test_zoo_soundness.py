@@ -2,35 +2,21 @@
 values the kernel's TTGIR computes (`axis_soundness.py`), on the small ragged CPU cases
 of the zoo, for the first programs of each launch."""
 
-import sys
-from pathlib import Path
-
 import pytest
 import torch
 from axis_soundness import check_kernel
+from test_zoo_ptx import specialized_case  # puts benchmarks/ on the path, for zoo
+from zoo import CASES
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-sys.path.insert(0, str(BENCHMARKS))
-
-import zoo  # noqa: E402
-from run import load_kernels  # noqa: E402
-
-import tritonc  # noqa: E402
-from tritonc.backends.interpreter.errors import InterpreterUnsupported  # noqa: E402
-from tritonc.runtime.gpu_launch import specialize  # noqa: E402
-
-KERNELS = load_kernels("tritonc", zoo.ZOO_KERNELS)
+import tritonc
+from tritonc.backends.interpreter.errors import InterpreterUnsupported
 
 
-@pytest.mark.parametrize("build", zoo.CASES, ids=lambda b: b.__name__)
+@pytest.mark.parametrize("build", CASES, ids=lambda b: b.__name__)
 def test_zoo_kernel_facts_hold(build):
     torch.manual_seed(0)
-    case = build("cpu", True)
-    fn = getattr(KERNELS, case.kernel)
-    meta = dict(case.meta)
-    num_warps = meta.pop("num_warps", 4)
-    bound = fn.bind(tuple(case.args), meta)
-    signature, constexprs, divisible = specialize(fn, bound)
+    case, fn, bound, signature, constexprs, divisible, num_warps = \
+        specialized_case(build, "cpu", True)
     tensors = [a for a in case.args if hasattr(a, "data_ptr")]
     if any(t.dtype == torch.bfloat16 for t in tensors) or \
             case.args[:len(tensors)] != tensors:
