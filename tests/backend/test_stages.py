@@ -255,11 +255,23 @@ def test_maxnreg_is_a_directive_of_the_kernel_entry_only():
     sig = {"x_ptr": "*i32"}
     k = tritonc.compile(_calls_a_function, sig, {}, target="cuda:90", maxnreg=40)
     ptx = k.asm["ptx"]
-    assert re.search(r"\.visible \.entry [^{;]*\)\s*\.maxnreg 40\s*\{", ptx)
+    assert re.search(r"\.visible \.entry [^{;]*\)\s*\.reqntid 128, 1, 1\s*\.maxnreg 40\s*\{",
+                     ptx)
     assert not re.search(r"\.func [^{;]*\.maxnreg", ptx)
     assert k.metadata["ptxas"]["registers"] <= 40
     assert ".maxnreg" not in tritonc.compile(_calls_a_function, sig, {},
                                              target="cuda:90").asm["ptx"]
+
+
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+def test_entry_requires_the_block_of_num_warps(num_warps):
+    """The `.entry` states its block size (`.reqntid`), so ptxas budgets registers for
+    that many threads, and assembles it."""
+    k = tritonc.compile(add_kernel, ADD, {"BLOCK_SIZE": 1024}, target="cuda:90",
+                        num_warps=num_warps)
+    entry = re.search(r"\.visible \.entry [^{]*\{", k.asm["ptx"]).group(0)
+    assert f".reqntid {32 * num_warps}, 1, 1" in entry
+    assert k.metadata["ptxas"]["registers"] > 0
 
 
 def test_cli_options_reach_the_compiler(tmp_path):

@@ -17,7 +17,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
-    ptx    the NVPTX target machine for the `target-cpu` the LLVM IR names
+    ptx    the NVPTX target machine for the `target-cpu` the LLVM IR names, then
+           fuse-mad-wide (ptx_peephole.py: `mul.wide` + `add.s64` -> `mad.wide`)
     cubin  ptxas for the `.target` the PTX names; its -v report joins the metadata
 
 Every stage reads what it needs from its input (module attributes, the LLVM IR's
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from tritonc.backends.cuda import llvm_to_ptx
+from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import compile_ptx
 from tritonc.passes import run_passes
@@ -83,12 +84,13 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
 
 
 def make_ptx(llir: str, metadata: dict, options: CUDAOptions) -> str:
-    """LLVM IR -> PTX for the chip the IR names (else the metadata's `ptx_arch`); with
+    """LLVM IR -> PTX for the chip the IR names (else the metadata's `ptx_arch`), with
+    single-use widening multiplies fused into their adds (`ptx_peephole`); with
     `maxnreg`, the kernel's entry carries the `.maxnreg` directive (ptxas is given it too)."""
     chip = llvm_to_ptx.llvm_ir_target(llir)
     arch = chip[len("sm_"):] if chip else metadata["ptx_arch"]
     metadata["ptx_arch"] = arch
-    ptx = llvm_to_ptx.emit_ptx(llir, arch)
+    ptx = ptx_peephole.fuse_mad_wide(llvm_to_ptx.emit_ptx(llir, arch))
     if options.maxnreg is not None:
         ptx = _ENTRY_BODY.sub(rf"\1.maxnreg {options.maxnreg}\n{{", ptx, count=1)
     return ptx
@@ -96,7 +98,7 @@ def make_ptx(llir: str, metadata: dict, options: CUDAOptions) -> str:
 
 _PTX_TARGET = re.compile(r"^\.target\s+sm_(\w+)", re.MULTILINE)
 _PTX_ENTRY = re.compile(r"^\.visible \.entry (\S+?)\(", re.MULTILINE)
-_ENTRY_BODY = re.compile(r"(^\.visible \.entry [^{]*?\)\s*\n)\{", re.MULTILINE)
+_ENTRY_BODY = re.compile(r"(^\.visible \.entry [^{]*?\)[^{]*?\n)\{", re.MULTILINE)
 
 
 def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:

@@ -126,14 +126,16 @@ def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) ->
             raise LoweringError("tensor descriptors as kernel arguments are not supported yet; "
                                 "make them inside the kernel with tl.make_tensor_descriptor")
     args = ", ".join(f"%a{i}: {_arg_type_text(a.type)}" for i, a in enumerate(block.arguments))
-    threads = 32 * num_warps
+    # The block size is known to the IR and, as `.reqntid`, to ptxas, which then budgets
+    # registers for that many threads instead of the 1024 a launch could otherwise have.
+    block_size = f"array<i32: {32 * num_warps}, 1, 1>"
     text = f"""
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
     llvm.mlir.global external @global_smem() {{addr_space = 3 : i32, alignment = 1024 : i64}}
         : !llvm.array<0 x i8>
     gpu.func @{kname}({args}) kernel attributes
-        {{gpu.known_block_size = array<i32: {threads}, 1, 1>}} {{
+        {{gpu.known_block_size = {block_size}, nvvm.reqntid = {block_size}}} {{
       gpu.return
     }}
   }}
