@@ -45,7 +45,7 @@ def _uses(text: str) -> dict[str, int]:
 
 
 def fuse_mad_wide(ptx: str) -> str:
-    """`ptx` with every single-use `mul.wide` + `add.s64` pair of one block fused into `mad.wide`."""
+    """`ptx` with each single-use `mul.wide` + `add.s64` pair of a block fused into `mad.wide`."""
     lines = ptx.split("\n")
     counts = _uses(ptx)
     removed: set[int] = set()
