@@ -5,7 +5,7 @@
 
 // CHECK: module attributes {gpu.container_module}
 // CHECK: gpu.module @kernels
-// CHECK: gpu.func @copy(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32) kernel attributes {gpu.known_block_size = array<i32: 64, 1, 1>}
+// CHECK: gpu.func @copy(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32) kernel attributes {gpu.known_block_size = array<i32: 64, 1, 1>, nvvm.reqntid = array<i32: 64, 1, 1>}
 // CHECK: ld.global.v4.b32
 // CHECK: st.global.v4.b32
 // CHECK: gpu.return
