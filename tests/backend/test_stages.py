@@ -293,3 +293,59 @@ def test_the_conversion_switch_joins_the_backend_hash(monkeypatch):
     planned = get_backend(Target("cuda", 90)).hash()
     monkeypatch.setenv("TRITONC_PLANNED_CONVERSIONS", "0")
     assert get_backend(Target("cuda", 90)).hash() != planned
+
+
+@tritonc.jit
+def _strided_row_sums(x_ptr, out_ptr, M, N, stride, BLOCK_M: tl.constexpr,
+                      BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    for start in range(0, N, BLOCK_N):
+        cols = start + tl.arange(0, BLOCK_N)
+        mask = (rows[:, None] < M) & (cols[None, :] < N)
+        acc += tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
+    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < M)
+
+
+ROW_SUMS = {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "i32", "N": "i32", "stride": "i32"}
+ALIGNED = {"x_ptr", "out_ptr", "M", "N"}
+
+
+@tritonc.jit
+def _doubled(x_ptr, out_ptr):
+    offs = tl.arange(0, 128)
+    tl.store(out_ptr + offs, 2 * tl.load(x_ptr + offs))
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_a_kernel_fitting_a_full_sm_is_assembled_for_half_of_one(arch):
+    """ptxas fits this loop of 16 loads into 32 registers (a full SM) with one load in
+    flight; the cubin comes from the PTX asking for half an SM, in more registers.
+    The PTX stage itself is unchanged, so resuming from it gives the same cubin."""
+    k = tritonc.compile(_strided_row_sums, ROW_SUMS, {"BLOCK_M": 32, "BLOCK_N": 128},
+                        target=f"cuda:{arch}", num_warps=8, divisible_by_16=ALIGNED)
+    assert ".minnctapersm" not in k.asm["ptx"]
+    assert k.metadata["ptxas"]["min_ctas_per_sm"] == 4
+    assert 32 < k.metadata["ptxas"]["registers"] <= 64
+    resumed = tritonc.compile(_strided_row_sums, ROW_SUMS, {"BLOCK_M": 32, "BLOCK_N": 128},
+                              target=f"cuda:{arch}", num_warps=8, divisible_by_16=ALIGNED,
+                              override={"ptx": k.asm["ptx"]})
+    assert resumed.asm["cubin"] == k.asm["cubin"]
+
+
+def test_kernels_needing_more_or_capped_keep_their_first_assembly():
+    """A kernel over a full SM's registers, one with a single global load and one
+    compiled with `maxnreg` are assembled once, as their PTX says."""
+    big = tritonc.compile(staged_matmul, {"a_ptr": "*fp16", "b_ptr": "*fp16",
+                                          "c_ptr": "*fp16", "K": "i32"},
+                          {"LOOP_STAGES": 2, "BLOCK": 64, "BLOCK_K": 32}, target="cuda:90")
+    assert "min_ctas_per_sm" not in big.metadata["ptxas"]
+    single = tritonc.compile(_doubled, {"x_ptr": "*fp32", "out_ptr": "*fp32"}, {},
+                             target="cuda:90")
+    assert single.asm["ptx"].count("ld.global") == 1
+    assert single.metadata["ptxas"]["registers"] <= 32
+    assert "min_ctas_per_sm" not in single.metadata["ptxas"]
+    capped = tritonc.compile(_strided_row_sums, ROW_SUMS, {"BLOCK_M": 32, "BLOCK_N": 128},
+                             target="cuda:90", num_warps=8, divisible_by_16=ALIGNED,
+                             maxnreg=32)
+    assert "min_ctas_per_sm" not in capped.metadata["ptxas"]

@@ -19,7 +19,9 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
     ptx    the NVPTX target machine for the `target-cpu` the LLVM IR names, then
            fuse-mad-wide (ptx_peephole.py: `mul.wide` + `add.s64` -> `mad.wide`)
-    cubin  ptxas for the `.target` the PTX names; its -v report joins the metadata
+    cubin  ptxas for the `.target` the PTX names; its -v report joins the metadata. A
+           kernel that fits a full SM's registers is assembled again for half an SM
+           (`.minnctapersm`, `blocks_for_half_sm`)
 
 Every stage reads what it needs from its input (module attributes, the LLVM IR's
 `target-cpu`, the PTX's `.target` and `.entry`), so a dumped .ttgir, .llir or .ptx
@@ -102,12 +104,45 @@ _ENTRY_BODY = re.compile(r"(^\.visible \.entry [^{]*?\)[^{]*?\n)\{", re.MULTILIN
 
 
 def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
-    """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`."""
+    """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`; a kernel ptxas
+    fits into the registers of a full SM is assembled again for half of one
+    (`blocks_for_half_sm`)."""
     target, entry = _PTX_TARGET.search(ptx), _PTX_ENTRY.search(ptx)
     if target is None or entry is None:
         raise ValueError("the PTX has no `.target sm_XX` line or no `.visible .entry`")
-    metadata["ptx_arch"] = target.group(1)
-    metadata.setdefault("name", entry.group(1))
-    cubin, report = compile_ptx(ptx, target.group(1), entry.group(1), options.maxnreg)
+    arch, name = target.group(1), entry.group(1)
+    metadata["ptx_arch"] = arch
+    metadata.setdefault("name", name)
+    cubin, report = compile_ptx(ptx, arch, name, options.maxnreg)
+    blocks = None if options.maxnreg else blocks_for_half_sm(ptx, arch, report["registers"])
+    if blocks:
+        half = _REQNTID.sub(rf"\g<0>\n.minnctapersm {blocks}", ptx, count=1)
+        cubin, report = compile_ptx(half, arch, name)
+        report["min_ctas_per_sm"] = blocks
     metadata["ptxas"] = report
     return cubin
+
+
+_REQNTID = re.compile(r"^\.reqntid (\d+).*$", re.MULTILINE)
+_REGISTERS_PER_SM = 65536
+_HALF_SM_THREADS = 1024
+
+
+def blocks_for_half_sm(ptx: str, arch: str, registers: int) -> int | None:
+    """The `.minnctapersm` that asks ptxas for half an SM's threads, for a kernel it fit
+    into `registers` few enough for a full SM (2048 threads on sm_80 and sm_90, 32
+    registers each); None for other kernels.
+
+    For such a kernel ptxas schedules for full occupancy, issuing each load next to its
+    first use: a loop of 16 independent loads keeps one in flight. Asked for half an SM,
+    it keeps them in flight together (a tile reduction: 32 -> 48 registers, 1.4x faster).
+    A kernel with one global load has nothing to overlap it with and keeps its occupancy
+    (a welford loop loses a fifth of its speed at half)."""
+    block = _REQNTID.search(ptx)
+    threads = int(block.group(1)) if block else 0
+    number = int(re.match(r"\d+", arch).group(0))
+    full_sm_threads = 1536 if number in (86, 87, 89) else 2048
+    if not 0 < threads < _HALF_SM_THREADS or ptx.count("ld.global") < 2 \
+            or registers > _REGISTERS_PER_SM // full_sm_threads:
+        return None
+    return _HALF_SM_THREADS // threads
