@@ -85,9 +85,11 @@ def test_matmul_with_masks(dtype, precision, tol, acc, transposed):
 
 # (BM, BN, BK, warps, wgmma on sm_90): tiles of one m64nNk16 per warpgroup with every
 # swizzle width of A (rows of 2 BK bytes) and B (2 BN bytes), one and two warpgroups, N up
-# to 256; and tiles that stay on mma.sync (warps split M and N, or fewer than 4 warps)
+# to 256; tiles of two and four per warpgroup (32 and 64 rows per warp); and tiles that
+# stay on mma.sync (more accumulator registers than wgmma takes, fewer than 4 warps)
 TILES = [(128, 128, 64, 8, True), (64, 256, 64, 4, True), (128, 64, 32, 8, True),
-         (64, 128, 128, 4, True), (64, 32, 16, 4, True), (128, 128, 64, 4, False),
+         (64, 128, 128, 4, True), (64, 32, 16, 4, True), (128, 128, 64, 4, True),
+         (256, 64, 32, 4, True), (256, 128, 64, 8, True), (128, 256, 64, 4, False),
          (64, 64, 32, 2, False)]
 
 
@@ -128,8 +130,9 @@ def test_batched_dot():
 @pytest.mark.gpu
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("head_dim", [64, 128])
-@pytest.mark.parametrize("warps", [4, 2])  # on sm_90: wgmma, mma.sync
-def test_flash_attention_forward(causal, head_dim, warps):
+# on sm_90: one wgmma per warpgroup, two (32 query rows per warp), mma.sync
+@pytest.mark.parametrize("block_m, warps", [(64, 4), (128, 4), (64, 2)])
+def test_flash_attention_forward(causal, head_dim, block_m, warps):
     import torch
 
     torch.manual_seed(1)
@@ -139,7 +142,7 @@ def test_flash_attention_forward(causal, head_dim, warps):
     sm_scale = 0.5
     out = torch.full_like(q, float("nan"))
     m = torch.empty(z * h, n_ctx, device="cuda")
-    block_m, block_n = 64, 32
+    block_n = 32
     _attn_fwd[(n_ctx // block_m, z * h)](
         q, k, v, sm_scale, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(),
         z, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n,

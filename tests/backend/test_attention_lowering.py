@@ -77,6 +77,22 @@ CHECK: wgmma.wait_group.sync.aligned 0
 """, tmp_path)
 
 
+def test_four_warps_run_128_query_rows_on_wgmma(tmp_path):
+    """128 query rows on 4 warps: each dot is two m64n64k16 per K step, one per 64-row
+    slab; the queries' and the probabilities' fragments come from registers, those of each
+    warp's 16-row tile r feeding wgmma r; no spills."""
+    k = compile_attention(90, 64, 4, 128)
+    assert k.metadata["ptx_arch"] == "90a"
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    step = "CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16\n"
+    filecheck(k.asm["ptx"], "CHECK: wgmma.fence.sync.aligned\n" + step * 8
+              + "CHECK-NOT: wgmma.mma_async\nCHECK: wgmma.wait_group.sync.aligned 0\n"
+              + "CHECK: wgmma.fence.sync.aligned\n" + step * 8
+              + "CHECK-NOT: wgmma.mma_async\nCHECK: wgmma.wait_group.sync.aligned 0\n",
+              tmp_path)
+
+
 def test_keys_and_values_are_copied_ahead_into_the_ring(tmp_path):
     """The block-pointer tiles of iteration i + 2 are copied by cp.async (16 bytes each)
     while iteration i computes; the keys land transposed (one key per row: K-major), and

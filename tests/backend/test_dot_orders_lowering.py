@@ -111,6 +111,28 @@ CHECK: wgmma.fence.sync.aligned
     assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2  # + the dot in flight
 
 
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+@pytest.mark.parametrize("tile, warps", [((128, 128, 64), 4), ((256, 128, 64), 8)])
+def test_two_wgmmas_per_warpgroup_cover_taller_tiles(a_col, b_col, b_trans, tile, warps,
+                                                     tmp_path):
+    """An accumulator of 32 rows per warp is two m64n128k16 per warpgroup and K step, one
+    per 64-row slab of A's ring (its rows in `slab_row` order), each on its half of the
+    accumulator registers; no spills."""
+    k = _compile(a_col, b_col, b_trans, 90, tile=tile, warps=warps)
+    trans_a, trans_b = int(a_col), int(not b_col)
+    step = ("CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+            f"{{{{.*}}}}, 1, 1, 1, {trans_a}, {trans_b};\n")
+    filecheck(k.asm["ptx"], """
+CHECK: .target sm_90a
+CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+CHECK: wgmma.fence.sync.aligned
+""" + step * 8 + """CHECK-NOT: wgmma.mma_async
+CHECK: wgmma.commit_group.sync.aligned
+""", tmp_path)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+
+
 @pytest.mark.parametrize("source, a_col, b_col", [
     ("block pointers", False, False), ("block pointers", True, True),
     ("descriptors", False, False)])

@@ -42,7 +42,7 @@ from tritonc.passes.to_llvm.blocks import (
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
-from tritonc.passes.to_llvm.wgmma import wait_accumulators, warpgroup_dot
+from tritonc.passes.to_llvm.wgmma import a_reps, slab_row, wait_accumulators, warpgroup_dot
 from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
 
 ASYNC_WGMMA = async_wgmma()
@@ -99,6 +99,7 @@ class Plan:
                  trans: dict) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
         self.wgmma_loads, self.transposed, self.trans = wgmma_loads, transposed, trans
+        self.slab_rows: dict = {}  # A tiles of several wgmmas per warpgroup: (reps, M dim)
 
 
 def _is_transposed(ctx: LoweringContext, load) -> bool:
@@ -201,7 +202,13 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     for load in loads:
         if _dot_use(load)[1] is not None:
             p_trans[load] = _dot_use(load)[1]
-    return Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed, p_trans)
+    out = Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed, p_trans)
+    for load in wgmma_loads:
+        dot, trans = _dot_use(load)
+        tile = (trans or load).results[0]
+        if dot.operands[0] == tile and a_reps(ctx, tile) > 1:
+            out.slab_rows[load] = (a_reps(ctx, tile), 0 if trans is None else 1)
+    return out
 
 
 def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
@@ -246,8 +253,11 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         flip = load in p.transposed
         if flip:
             rows, row_len = row_len, rows
+        reps, m_dim = p.slab_rows.get(load, (1, 0))
         for start in range(0, len(ptr_regs), vec):
-            row, col = coords[start][::-1] if flip else coords[start]
+            coord = list(coords[start])
+            coord[m_dim] = slab_row(ctx, coord[m_dim], reps)
+            row, col = coord[::-1] if flip else coord
             index = ctx.swizzled_index(row, col, rows, row_len, load in p.wgmma_loads)
             dst = ctx.smem_address(index, 2, base)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,

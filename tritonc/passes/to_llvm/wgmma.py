@@ -1,9 +1,12 @@
 """Lowering of `tt.dot` on Hopper's warpgroup tensor cores (`wgmma`, sm_90a).
 
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
-the warps along M (passes/ttgir/mma_layouts.py: warp w owns rows 16w .. 16w + 15, so each
-group of 4 warps owns 64 rows, the M of one wgmma), its operands are fp16/bf16 and it
-accumulates in fp32. A comes
+the warps along M (passes/ttgir/mma_layouts.py: warp w owns R consecutive 16-row tiles,
+R = M / (16 num_warps)), its operands are fp16/bf16 and it accumulates in fp32. Each
+warpgroup issues R wgmmas per K step: wgmma r computes the warps' tiles r, the 64-row
+slab r of the warpgroup (a wgmma gives warp w % 4 rows 16 (w % 4) .. + 15 of its slab),
+on registers r N/2 .. (r + 1) N/2 - 1 of the accumulator; A's shared-memory tile holds
+its rows in that slab order (`slab_row`). A comes
 from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
 memory like B: the ring buffer a software-pipelined loop copied it to (pipeline.py), else
 staged into the scratch area (`_stage`; B K-major when its registers run along K).
@@ -22,7 +25,8 @@ After (PTX of warpgroup g = warp / 4; one wgmma per 16-deep step kk of K):
 With A in registers the operand is `{a0, a1, a2, a3}` of step kk and the immediate
 trans-a is absent: `{d...}, {a0, a1, a2, a3}, descB(kk), 1, 1, 1, trans-b;`.
 
-The accumulator registers d0 .. d(N/2 - 1) are the mma layout's registers in order.
+The accumulator registers d0 .. d(N/2 - 1) of wgmma r are the mma layout's registers
+r N/2 .. (r + 1) N/2 - 1, in order.
 
 Shared-memory descriptors (PTX ISA, "Matrix Descriptor Format"): bits 0-13 hold the start
 address >> 4, bits 16-29 the leading byte offset >> 4, bits 32-45 the stride byte offset
@@ -44,7 +48,7 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.shape import store_vector
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.mma_layouts import MMA_OPERANDS, warpgroup_shape
+from tritonc.passes.ttgir.mma_layouts import MMA_OPERANDS, warpgroup_reps, warpgroup_shape
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
 
@@ -99,11 +103,35 @@ def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str]
             for q in range(results)]
 
 
-def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
+def a_reps(ctx: LoweringContext, operand) -> int:
+    """The wgmmas per warpgroup and K step of the dot whose A operand is `operand`, whose
+    rows its shared-memory tile then orders as `slab_row` does."""
+    return warpgroup_reps(ctx.shape(operand.type)[0], ctx.num_warps)
+
+
+def slab_row(ctx: LoweringContext, row, reps: int):
+    """The shared-memory row of A's row `row` (an i32) for `reps` wgmmas per warpgroup:
+    warp w owns `reps` consecutive 16-row tiles of A (the mma layout), and wgmma r of its
+    warpgroup reads the 64-row slab r of the warpgroup's rows, warp w's 16 rows at
+    16 (w % 4), so tile t = reps w + r of A goes to tile num_warps r + w (inside the slab
+    of its warpgroup)."""
+    if reps == 1:
+        return row
+    shift = reps.bit_length() - 1
+    tile = ctx.binop("arith.shrui", row, ctx.i32(4))
+    warp = ctx.binop("arith.shrui", tile, ctx.i32(shift))
+    rep = ctx.binop("arith.andi", tile, ctx.i32(reps - 1))
+    slab = ctx.binop("arith.addi", ctx.binop("arith.muli", rep, ctx.i32(ctx.num_warps)), warp)
+    return ctx.binop("arith.ori", ctx.binop("arith.shli", slab, ctx.i32(4)),
+                     ctx.binop("arith.andi", row, ctx.i32(15)))
+
+
+def _stage(ctx: LoweringContext, value, transpose: bool, offset: int, reps: int = 1) -> None:
     """Write the 2-D fp16/bf16 `value` at byte `offset` of the scratch area as the rows x
     columns tile wgmma reads (`ctx.swizzled_index` with column blocks), its dimensions
-    swapped when `transpose`. Registers consecutive along the tile's rows (the layout's
-    fastest dimension) go out as one vector of up to 16 bytes."""
+    swapped when `transpose`, its rows ordered for `reps` wgmmas per warpgroup
+    (`slab_row`). Registers consecutive along the tile's rows (the layout's fastest
+    dimension) go out as one vector of up to 16 bytes."""
     shape = ctx.shape(value.type)
     rows, row_len = (shape[1], shape[0]) if transpose else shape
     layout = ctx.layout(value.type)
@@ -113,7 +141,7 @@ def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
     regs, coords = ctx.get(value), ctx.coordinates(value.type)
     for start in range(0, len(regs), vec):
         d0, d1 = coords[start]
-        row, col = (d1, d0) if transpose else (d0, d1)
+        row, col = (d1, d0) if transpose else (slab_row(ctx, d0, reps), d1)
         ptr = ctx.smem_ptr(ctx.swizzled_index(row, col, rows, row_len, True), elt, offset)
         store_vector(ctx, regs[start:start + vec], ptr)
 
@@ -132,13 +160,14 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
         b_k_major = b in ctx.smem_k_major
     else:
         b_k_major = isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0
-    staged = [(v, t) for v, t, at in ((a, False, a_at), (b, b_k_major, b_at)) if at is None]
+    staged = [(v, t, r) for v, t, r, at in ((a, False, a_reps(ctx, a), a_at),
+                                             (b, b_k_major, 1, b_at)) if at is None]
     if staged:
         ctx.barrier()
         offsets, total = {}, 0
-        for value, transpose in staged:
+        for value, transpose, reps in staged:
             offsets[value] = total
-            _stage(ctx, value, transpose, total)
+            _stage(ctx, value, transpose, total, reps)
             rows, cols = ctx.shape(value.type)
             total += (rows * cols * 2 + 1023) // 1024 * 1024
         ctx.reserve_smem(total)
@@ -167,18 +196,22 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
             return column // 64 * n * 128 + column % 64 * 2
         return column * _row_bytes(n)
 
+    reps = warpgroup_reps(m, ctx.num_warps)
+    groups = ctx.num_warps // 4
     if a_at == "registers":
         fragments = register_fragments(ctx, a)
     elif a_m_major:  # rows of K, M along them (trans-a 1): warpgroup g reads column block g
         group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
         a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(k * 128)), 1, a_at)
         a_desc = _descriptor(ctx, a_start, k * 128, 8 * 128, 128)
+        slab_bytes = groups * k * 128  # wgmma r reads column block r * groups + g
     else:
         a_row = _row_bytes(k)
         group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
         a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * a_row)), 1,
                                    a_at)
         a_desc = _descriptor(ctx, a_start, 16, 8 * a_row, a_row)
+        slab_bytes = groups * 64 * a_row  # wgmma r reads the rows of slab r (`slab_row`)
     ctx.arch_specific = True
 
     regs = n // 2
@@ -196,15 +229,20 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         extra = ["l", "l"]
     tied = ["=f"] * regs + [str(i) for i in range(regs)]
     _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
-    for kk in range(k // 16):
+    steps = k // 16
+    for kk in range(steps):
         column = kk * 16
         desc_b = ctx.binop("arith.addi", b_desc, ctx.const(b_offset(column) >> 4, i64))
-        if a_at == "registers":
-            inputs = [*fragments[kk], desc_b]
-        else:
-            a_offset = column * 128 if a_m_major else column // 64 * m * 128 + column % 64 * 2
-            inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)), desc_b]
-        accs = _asm(ctx, text, [*accs, *inputs], tied + extra, regs)
+        for r in range(reps):  # wgmma r accumulates the registers of the warps' tile r
+            if a_at == "registers":
+                inputs = [*fragments[r * steps + kk], desc_b]
+            else:
+                a_offset = r * slab_bytes + (column * 128 if a_m_major else
+                                             column // 64 * m * 128 + column % 64 * 2)
+                inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)),
+                          desc_b]
+            part = accs[r * regs:(r + 1) * regs]
+            accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
     return [wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)]
 

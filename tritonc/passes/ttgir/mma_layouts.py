@@ -78,11 +78,18 @@ def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     if len(ta.shape) != 2 or step is None or ta.shape[1] % step:
         return None
     m, n = tc.shape
-    if arch >= 90 and warpgroup_shape(m, n, num_warps):
+    if arch >= 90 and warpgroup_shape(m, n, num_warps) and (
+            warpgroup_reps(m, num_warps) == 1 or _warpgroup_types(ir, op)):
         return MmaLayout((num_warps, 1))
     if _a_stays_in_registers(ir, op) and m % (16 * num_warps) == 0 and n % 16 == 0:
         return MmaLayout((num_warps, 1))  # each warp owns whole rows of A: no copies
     return MmaLayout.for_dot(m, n, num_warps)
+
+
+def _warpgroup_types(ir, op) -> bool:
+    """Whether wgmma takes `op`'s types: fp16 or bf16 operands into fp32."""
+    a, c = (str(_tensor(ir, v.type).element_type) for v in (op.operands[0], op.operands[2]))
+    return a in MMA_OPERANDS and c == "f32" and _k_step(ir, op, 90) == 16
 
 
 def _a_stays_in_registers(ir, dot) -> bool:
@@ -94,10 +101,21 @@ def _a_stays_in_registers(ir, dot) -> bool:
         and owner.operation.block == dot.operation.block)
 
 
+WGMMA_ACCUMULATORS = 128  # fp32 accumulator registers per thread wgmma may take
+
+
 def warpgroup_shape(m: int, n: int, num_warps: int) -> bool:
-    """Whether an m x n accumulator splits into one m64nNk16 wgmma per warpgroup: warp w
-    owns rows 16w .. 16w + 15, which is also an mma.sync layout (warps (num_warps, 1))."""
-    return num_warps % 4 == 0 and m == 16 * num_warps and n % 16 == 0 and n <= 256
+    """Whether an m x n accumulator splits into m64nNk16 wgmmas, `warpgroup_reps` per
+    warpgroup: with the warps along M (an mma.sync layout too, warps (num_warps, 1)),
+    warp w owns rows [w m / num_warps, (w + 1) m / num_warps), 16 rows per wgmma; at most
+    WGMMA_ACCUMULATORS registers per thread."""
+    return (num_warps % 4 == 0 and m % (16 * num_warps) == 0 and n % 16 == 0 and n <= 256
+            and m * n // (32 * num_warps) <= WGMMA_ACCUMULATORS)
+
+
+def warpgroup_reps(m: int, num_warps: int) -> int:
+    """The wgmmas each warpgroup issues per K step for an accumulator of `m` rows."""
+    return m // (16 * num_warps)
 
 
 def _retype_constant(ir, value, text: str) -> bool:
