@@ -58,6 +58,7 @@ class LoweringContext:
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
         self.pipelining = 0  # depth of pipelined loops being lowered
         self.async_dots: set = set()  # wgmma results left in flight across iterations
+        self.load_guard = None  # an i1 every load also needs (a later iteration's, pipeline.py)
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
 

@@ -89,7 +89,10 @@ def lower_load(ctx: LoweringContext, op) -> list:
     elt_ty = ctx.scalar_type(result.type)
     vec = vector_width(ctx, ptr, mask, element_bytes(elt_ty))
     volatile = "is_volatile" in op.attributes and ir.BoolAttr(op.attributes["is_volatile"]).value
-    out = emit_loads(ctx, ctx.get(ptr), ctx.get(mask) if mask is not None else None,
+    masks = ctx.get(mask) if mask is not None else None
+    if ctx.load_guard is not None:  # a later iteration's load, made only if it runs
+        masks = [_and(ctx, m, ctx.load_guard) for m in (masks or [None] * len(ctx.get(ptr)))]
+    out = emit_loads(ctx, ctx.get(ptr), masks,
                      ctx.get(other) if other is not None else None, elt_ty, vec,
                      CACHE.get(_attr_str(op, "cache"), ""), EVICT.get(_attr_str(op, "evict"), ""),
                      volatile)

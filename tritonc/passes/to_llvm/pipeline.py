@@ -59,9 +59,10 @@ def loop_stages(ctx: LoweringContext, loop) -> int:
         else ctx.num_stages
 
 
-def backward_slice(block, roots, ops: list, args: set) -> bool:
+def backward_slice(block, roots, ops: list, args: set, loads: bool = False) -> bool:
     """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
-    False when a dependency cannot be evaluated twice (a load, a nested region, ...)."""
+    False when a dependency cannot be evaluated twice (a nested region, a load unless
+    `loads`, ...)."""
     for value in roots:
         owner = value.owner
         if isinstance(owner, ir.Block):
@@ -71,12 +72,36 @@ def backward_slice(block, roots, ops: list, args: set) -> bool:
         op = owner.operation
         if op.block != block or op in ops:
             continue
-        if len(op.regions) or not op.name.startswith(_PURE):
+        if len(op.regions) or not (op.name.startswith(_PURE) or loads and _plain_load(op)):
             return False
-        if not backward_slice(block, list(op.operands), ops, args):
+        if not backward_slice(block, list(op.operands), ops, args, loads):
             return False
         ops.append(op)
     return True
+
+
+_WRITES = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_store",
+           "tt.descriptor_reduce", "tt.call", "tt.extern_elementwise", "tt.elementwise_inline_asm")
+
+
+def _writes_memory(block) -> bool:
+    """Whether an op of `block` (or of a region inside it) may write memory."""
+    for op in block.operations:
+        op = op.operation
+        if op.name in _WRITES:
+            return True
+        if any(_writes_memory(b) for region in op.regions for b in region.blocks):
+            return True
+    return False
+
+
+def _plain_load(op) -> bool:
+    """A `tt.load` through a tensor or scalar of pointers that is not volatile: in a loop
+    that writes no memory, evaluating it for a later iteration reads what that iteration
+    will read (pipeline.py makes it only when that iteration runs)."""
+    return (op.name == "tt.load" and not is_block_pointer(op.operands[0].type)
+            and not ("is_volatile" in op.attributes
+                     and ir.BoolAttr(op.attributes["is_volatile"]).value))
 
 
 def _is_zero_constant(value) -> bool:
@@ -183,7 +208,8 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     ops: list = []
     args: set = set()
     roots = [v for load in loads for v in _load_inputs(load)]
-    if not backward_slice(block, roots, ops, args):
+    read_only = not _writes_memory(block)
+    if not backward_slice(block, roots, ops, args, read_only):
         return None
     terminator = list(block.operations)[-1]
     done: set = set()
@@ -192,8 +218,10 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         done.add(index)
         if index == 0:
             continue
-        if not backward_slice(block, [terminator.operands[index - 1]], ops, args):
+        if not backward_slice(block, [terminator.operands[index - 1]], ops, args, read_only):
             return None
+    if any(op in loads for op in ops):
+        return None  # a pipelined tile would feed its own address
     order = {op: i for i, op in enumerate(block.operations)}
     ops.sort(key=lambda o: order[o])
     p_trans: dict = {}
@@ -211,13 +239,16 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     return out
 
 
-def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted) -> list:
-    """Lower `ops` with `bindings` in place of some values; return the lowered `wanted`."""
+def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted, guard=None) -> list:
+    """Lower `ops` with `bindings` in place of some values; return the lowered `wanted`.
+    With `guard` (an i1), the loads among `ops` read only where it holds."""
     saved = dict(ctx.values)
     ctx.values.update(bindings)
+    ctx.load_guard = guard
     for op in ops:
         for old, regs in zip(op.results, RULES[op.name](ctx, op) or []):
             ctx.values[old] = list(regs)
+    ctx.load_guard = None
     out = [ctx.get(v) for v in wanted]
     ctx.values = saved
     return out
@@ -325,11 +356,16 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         p.vecs.append(vec)
     p.sizes = [ctx.num_registers(a.type) for a in arg_values]
 
+    reads = any(op.name == "tt.load" for op in p.ops)
+
+    def guard(iv):  # the loads of iteration iv's addresses are made only if it runs
+        return less_than(ctx, iv, ub) if reads else None
+
     def tiles_for(iv, ahead):
         bindings = {block.arguments[0]: [iv]}
         bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
         wanted = [v for load in p.loads for v in _load_inputs(load)]
-        got = iter(evaluate(ctx, p.ops, bindings, wanted))
+        got = iter(evaluate(ctx, p.ops, bindings, wanted, guard(iv)))
         ptrs, masks = [], []
         for load in p.loads:
             if load.name == "tt.descriptor_load":
@@ -352,8 +388,8 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     def advance(iv, ahead):
         bindings = {block.arguments[0]: [iv]}
         bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
-        return evaluate(ctx, p.ops, bindings,
-                         [terminator.operands[i - 1] for i in p.args])
+        return evaluate(ctx, p.ops, bindings, [terminator.operands[i - 1] for i in p.args],
+                        guard(iv))
 
     # prologue: iterations 0 .. S-2, once every thread is done with what the ring
     # overlaps (the scratch area, the ring of an earlier loop)
