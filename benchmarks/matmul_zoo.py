@@ -6,7 +6,7 @@ in the same run, with torch.matmul (cuBLAS) for scale.
 
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
 {pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors (row-major
-only)} x two tile configurations (128 x 128 x 64 and 128 x 256 x 64, 8 warps, 3 stages) x
+only)} x two tile configurations (128 x 128 x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x
 sizes 4096^3, 8192^3 and 4000^3 (kernels of benchmarks/matmul_kernels.py); tf32 tiles
 take half the BLOCK_K. Every dtype accumulates in fp32; each result is checked against
 the product of the same operands in float64 before it is timed; a case a compiler cannot
@@ -37,7 +37,7 @@ from tritonc.testing import do_bench  # noqa: E402
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8": torch.float8_e4m3fn,
           "tf32": torch.float32}
-TILES = [(128, 128, 64), (128, 256, 64)]  # BLOCK_K halved for tf32 (4-byte elements)
+TILES = [(128, 128, 64, 4), (128, 256, 64, 8)]  # and warps; BLOCK_K halved for tf32
 SIZES = [4096, 8192, 4000]
 ORDERS = [(False, False), (False, True), (True, False), (True, True)]  # A col, B col
 SOURCES = ["pointers", "pointers .T", "block pointers", "descriptors"]
@@ -79,7 +79,7 @@ def _cublas(a, b, dtype: str, size: int) -> float | None:
 def _tile(tile, dtype: str) -> tuple:
     """The tile of `dtype`: half the BLOCK_K for tf32, whose 3-stage ring of 128 x 256 x 64
     fp32 tiles would be over the 228 KB of shared memory."""
-    bm, bn, bk = tile
+    bm, bn, bk = tile[:3]
     return (bm, bn, bk // 2) if dtype == "tf32" else (bm, bn, bk)
 
 
@@ -88,7 +88,7 @@ def _launcher(module, source: str, a, b, c, size: int, tile, dtype: str):
     grid = (math.ceil(size / bm) * math.ceil(size / bn),)
     precision = "tf32" if dtype == "tf32" else "ieee"
     meta = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, PRECISION=precision,
-                num_warps=8, num_stages=3)
+                num_warps=tile[3], num_stages=3)
     m = n = k = size
     strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1))
     if source.startswith("pointers"):
@@ -166,7 +166,8 @@ def main() -> None:
                     for tile in tiles:
                         row = {"dtype": dtype, "size": size, "a": "col" if a_col else "row",
                                "b": "col" if b_col else "row", "source": source,
-                               "tile": "x".join(map(str, _tile(tile, dtype))),
+                               "tile": "x".join(map(str, _tile(tile, dtype)))
+                               + f"/{tile[3]}w",
                                "cublas": cublas}
                         for name, module in flavours.items():
                             try:
@@ -188,7 +189,7 @@ def _print(row: dict) -> None:
         return f"{v:6.0f}" if v else "     -"
 
     print(f"{row['dtype']:4} {row['size']:5} A {row['a']} B {row['b']} {row['source']:14} "
-          f"{row['tile']:10} tritonc {fmt(row.get('tritonc'))} Triton {fmt(row.get('triton'))} "
+          f"{row['tile']:13} tritonc {fmt(row.get('tritonc'))} Triton {fmt(row.get('triton'))} "
           f"cuBLAS {fmt(row['cublas'])} ratio {row['ratio'] or 0:.2f}", flush=True)
 
 
