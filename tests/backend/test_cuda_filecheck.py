@@ -432,11 +432,15 @@ CHECK: cp.async.wait_group 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
 
 
+def _hopper_matmul(num_warps: int):
+    return tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
+                           divisible_by_16=set(MATMUL), num_warps=num_warps, num_stages=3)
+
+
 def test_four_warps_on_hopper_issue_two_wgmmas_per_step(tmp_path):
     """4 warps over a 128-row tile: one warpgroup, 32 rows per warp, so two m64n128k16
     per 16-deep step, one per 64-row slab of the ring's A tile; no spills."""
-    k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
-                        divisible_by_16=set(MATMUL), num_warps=4, num_stages=3)
+    k = _hopper_matmul(4)
     filecheck(k.asm["ttgir"], """
 CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[4, 1]>>
 """, tmp_path)
@@ -455,8 +459,7 @@ CHECK: wgmma.commit_group.sync.aligned
 def test_matmul_on_hopper_uses_wgmma(tmp_path):
     """8 warps over a 128-row tile: two warpgroups, each one m64n128k16 wgmma per 16-deep
     step, reading the cp.async ring buffers through smem descriptors."""
-    k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
-                        divisible_by_16=set(MATMUL), num_warps=8, num_stages=3)
+    k = _hopper_matmul(8)
     filecheck(k.asm["ttgir"], """
 CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[8, 1]>>
 """, tmp_path)

@@ -1,14 +1,11 @@
 """fuse-mad-wide (backends/cuda/ptx_peephole.py): a single-use `mul.wide` feeding an
 `add.s64` of the same block becomes one `mad.wide`; every other shape is left alone."""
 
-import subprocess
-
 import pytest
+from test_cuda_filecheck import _column_sums, filecheck
 
 import tritonc
-import tritonc.language as tl
 from tritonc.backends.cuda.ptx_peephole import fuse_mad_wide
-from tritonc.compiler import mlir_loader
 
 FUSED = """\
 \tmul.wide.s32 \t%rd21, %r63, 4;
@@ -49,30 +46,15 @@ def test_other_shapes_stay(ptx: str) -> None:
     assert fuse_mad_wide(ptx) == ptx
 
 
-@tritonc.jit
-def column_sums(x_ptr, out_ptr, M, N, stride, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
-    for start in range(0, M, BLOCK_M):
-        rows = start + tl.arange(0, BLOCK_M)
-        mask = (rows[:, None] < M) & (cols[None, :] < N)
-        acc += tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
-    tl.store(out_ptr + cols, tl.sum(acc, axis=0), mask=cols < N)
-
-
 @pytest.mark.parametrize("arch", [80, 90])
 def test_kernel_addresses_are_mad_wide(arch: int, tmp_path) -> None:
     """The loads of a strided tile take their addresses from `mad.wide`, and the PTX
     still assembles."""
-    kernel = tritonc.compile(column_sums, signature={
-        "x_ptr": "*fp32", "out_ptr": "*fp32", "M": "i32", "N": "i32", "stride": "i32"},
+    kernel = tritonc.compile(_column_sums, signature={
+        "x_ptr": "*fp32", "out_ptr": "*fp32", "M": "i32", "N": "i32", "stride_m": "i32"},
         constexprs={"BLOCK_M": 64, "BLOCK_N": 64}, num_warps=8, target=f"cuda:{arch}")
     ptx = kernel.asm["ptx"]
-    checks = tmp_path / "checks.txt"
-    checks.write_text("CHECK: mad.wide.s32\nCHECK: ld.global\nCHECK-NOT: mul.wide.s32\n"
-                      "CHECK: bra\n")
-    done = subprocess.run([mlir_loader.llvm_tool("FileCheck"), str(checks)], input=ptx,
-                          text=True, capture_output=True, check=False)
-    assert done.returncode == 0, done.stderr
+    filecheck(ptx, "CHECK: mad.wide.s32\nCHECK: ld.global\nCHECK-NOT: mul.wide.s32\n"
+              "CHECK: bra\n", tmp_path)
     assert ptx.count("ld.global") == 16
     assert kernel.metadata["ptxas"]["registers"] > 0
