@@ -37,11 +37,15 @@ def test_pairs_in_one_block_fuse() -> None:
     "\tmul.wide.s32 \t%rd21, %r63, 4;\n\t@%p1 bra \t$L__BB0_2;\n\tadd.s64 \t%rd5, %rd1, %rd21;",
     # the multiplied register is written again before the add (a loop-carried copy)
     "\tmul.wide.s32 \t%rd21, %r63, 4;\n\tmov.b32 \t%r63, %r70;\n\tadd.s64 \t%rd5, %rd1, %rd21;",
+    # written again as one register of a vector
+    "\tmul.wide.s32 \t%rd21, %r63, 4;\n\tmov.b64 \t{%r62, %r63}, %rd9;\n"
+    "\tadd.s64 \t%rd5, %rd1, %rd21;",
     # the add's other operand is written between the two
     "\tmul.wide.s32 \t%rd21, %r63, 4;\n\tld.param.b64 \t%rd1, [p];\n\tadd.s64 \t%rd5, %rd1, %rd21;",
     # the product doubled: no single other operand
     "\tmul.wide.s32 \t%rd21, %r63, 4;\n\tadd.s64 \t%rd5, %rd21, %rd21;",
-], ids=["second-use", "label", "branch", "operand-rewritten", "addend-rewritten", "doubled"])
+], ids=["second-use", "label", "branch", "operand-rewritten", "operand-in-vector",
+        "addend-rewritten", "doubled"])
 def test_other_shapes_stay(ptx: str) -> None:
     assert fuse_mad_wide(ptx) == ptx
 

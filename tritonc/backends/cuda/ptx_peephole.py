@@ -29,7 +29,14 @@ _MUL_WIDE = re.compile(
     r"^\tmul\.wide\.([su]32) \t(%rd\d+), (%r\d+), (%r\d+|-?\d+|0[xX][0-9a-fA-F]+);$")
 _ADD_S64 = re.compile(r"^\tadd\.s64 \t(%rd\d+), (%rd\d+), (%rd\d+);$")
 _REGISTER = re.compile(r"%\w+")
-_DEST = re.compile(r"^\s*(?:@!?%p\d+\s+)?[a-z][\w.]*\s+\{?\s*(%\w+)")
+_DEST = re.compile(r"^\s*(?:@!?%p\d+\s+)?[a-z][\w.]*\s+(\{[^}]*\}|%\w+(?:\|%\w+)?)")
+
+
+def _written(line: str) -> list[str]:
+    """The registers an instruction line writes: its first operand (a register, a
+    `%r|%p` pair or a `{...}` vector); none for a store, whose first operand is `[...]`."""
+    match = _DEST.match(line)
+    return _REGISTER.findall(match.group(1)) if match else []
 
 
 def _ends_block(line: str) -> bool:
@@ -62,8 +69,8 @@ def fuse_mad_wide(ptx: str) -> str:
                 other = b if a == product else a
                 if other == product:
                     break
-                written = {_DEST.match(lines[k]).group(1) for k in range(index + 1, later)
-                           if _DEST.match(lines[k])}
+                written = {name for k in range(index + 1, later)
+                           for name in _written(lines[k])}
                 if written & {left, right, other}:
                     break
                 lines[later] = f"\tmad.wide.{kind} \t{dest}, {left}, {right}, {other};"
