@@ -349,3 +349,14 @@ def test_kernels_needing_more_or_capped_keep_their_first_assembly():
                              target="cuda:90", num_warps=8, divisible_by_16=ALIGNED,
                              maxnreg=32)
     assert "min_ctas_per_sm" not in capped.metadata["ptxas"]
+
+
+def test_ptx_with_its_own_occupancy_bound_is_assembled_as_it_is():
+    k = tritonc.compile(_strided_row_sums, ROW_SUMS, {"BLOCK_M": 32, "BLOCK_N": 128},
+                        target="cuda:90", num_warps=8, divisible_by_16=ALIGNED)
+    bounded = k.asm["ptx"].replace(".reqntid 256, 1, 1", ".reqntid 256, 1, 1\n.minnctapersm 2")
+    again = tritonc.compile(_strided_row_sums, ROW_SUMS, {"BLOCK_M": 32, "BLOCK_N": 128},
+                            target="cuda:90", num_warps=8, divisible_by_16=ALIGNED,
+                            override={"ptx": bounded})
+    assert "min_ctas_per_sm" not in again.metadata["ptxas"]
+    assert again.metadata["ptxas"]["registers"] > 32

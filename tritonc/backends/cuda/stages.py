@@ -137,12 +137,14 @@ def blocks_for_half_sm(ptx: str, arch: str, registers: int) -> int | None:
     first use: a loop of 16 independent loads keeps one in flight. Asked for half an SM,
     it keeps them in flight together (a tile reduction: 32 -> 48 registers, 1.4x faster).
     A kernel with one global load has nothing to overlap it with and keeps its occupancy
-    (a welford loop loses a fifth of its speed at half)."""
+    (a welford loop loses a fifth of its speed at half); PTX that states its own register
+    or occupancy bounds is assembled as it is."""
     block = _REQNTID.search(ptx)
     threads = int(block.group(1)) if block else 0
     number = int(re.match(r"\d+", arch).group(0))
     full_sm_threads = 1536 if number in (86, 87, 89) else 2048
     if not 0 < threads < _HALF_SM_THREADS or ptx.count("ld.global") < 2 \
-            or registers > _REGISTERS_PER_SM // full_sm_threads:
+            or registers > _REGISTERS_PER_SM // full_sm_threads \
+            or any(d in ptx for d in (".minnctapersm", ".maxnreg", ".maxntid")):
         return None
     return _HALF_SM_THREADS // threads
