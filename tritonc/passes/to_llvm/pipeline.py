@@ -22,8 +22,11 @@ waits for every dot at once instead).
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and
 the pointer increments) are evaluated again for iteration i + S - 1, and the loop
-carries the pointers of that iteration beside its own. Masked-off elements are filled
-with zeros by the copy (src-size 0), so a load may only have `other` = 0.
+carries the pointers of that iteration beside its own. In a loop that writes no memory
+the slice may hold loads (the index table flex attention finds its next key block in):
+evaluated for iteration j, each is predicated on j < ub, so none reads for an iteration
+that does not run. Masked-off elements are filled with zeros by the copy (src-size 0),
+so a load may only have `other` = 0.
 """
 
 from __future__ import annotations
