@@ -20,6 +20,13 @@ def _python(code: str, env_extra: dict[str, str], *args: str) -> subprocess.Comp
                           env=env, capture_output=True, text=True, timeout=300)
 
 
+def _under_alias(code: str) -> subprocess.CompletedProcess:
+    """`code` run in a child with the shim on its path and TRITONC_AS_TRITON=1, as torch's
+    compile workers run."""
+    path = os.pathsep.join([tritonc.inductor.shim_path(), str(ROOT)])
+    return _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
+
+
 def test_importing_tritonc_registers_nothing():
     proc = _python("import sys, tritonc, tritonc.language, tritonc.inductor\n"
                    "print(sorted(n for n in sys.modules if n.split('.')[0] == 'triton'))",
@@ -34,8 +41,7 @@ def test_shim_with_the_variable_installs_the_alias():
             "print(triton.__version__, triton.__tritonc_version__, tl.float32.is_floating())\n"
             "print(all(getattr(m, '__file__', None) is None for n, m in sys.modules.items()"
             " if n.split('.')[0] == 'triton'))")
-    path = os.pathsep.join([tritonc.inductor.shim_path(), str(ROOT)])
-    proc = _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
+    proc = _under_alias(code)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.split("\n")
     assert lines[0].split()[0] == "3.6.0" and lines[0].endswith("True")
@@ -134,8 +140,7 @@ def test_triton_tools_modules_are_tritoncs():
             "d = TensorDescriptor.from_tensor(torch.zeros(16, 32), [8, 16])\n"
             "print(TensorDescriptor is td.TensorDescriptor, MXFP4Tensor is mx.MXFP4Tensor,"
             " list(d.shape), list(d.block_shape))")
-    path = os.pathsep.join([tritonc.inductor.shim_path(), str(ROOT)])
-    proc = _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
+    proc = _under_alias(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "True True [16, 32] [8, 16]"
 
@@ -147,7 +152,6 @@ def test_extra_cuda_under_the_alias_is_tritoncs():
             " 'num_threads')\n"
             "print(all(getattr(tl.extra.cuda, n) is getattr(cuda, n) for n in names),"
             " tl.extra.cuda.libdevice is tl.extra.libdevice)")
-    path = os.pathsep.join([tritonc.inductor.shim_path(), str(ROOT)])
-    proc = _python(code, {"PYTHONPATH": path, "TRITONC_AS_TRITON": "1"})
+    proc = _under_alias(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "True True"
