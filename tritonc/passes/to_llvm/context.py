@@ -61,6 +61,7 @@ class LoweringContext:
         self.load_guard = None  # an i1 every load also needs (a later iteration's, pipeline.py)
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
+        self.after_async_dot = None  # run once the in-flight wgmma is issued (pipeline.py)
 
     # -- values -------------------------------------------------------------------------
     def get(self, value) -> list:

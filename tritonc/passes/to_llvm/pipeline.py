@@ -13,9 +13,10 @@ operand from the buffer of the current iteration:
 
 A loop whose one wgmma dot only accumulates into the
 loop-carried value (`acc = tl.dot(a, b, acc)`) leaves that dot in flight: it waits with
-`wgmma.wait_group 1` (the previous iteration's dot done, this one running), the ring has
-S + 1 buffers so that the copies issued at the top of iteration i (into buffer
-(i+S-1) % (S+1)) never overwrite the buffer of the dot still running, and the loop is
+`wgmma.wait_group 1` (the previous iteration's dot done, this one running). Its copies
+of iteration i+S-1 are issued right after the dot, so the tensor cores start on the dot
+first; the ring has S + 1 buffers so that they (into buffer (i+S-1) % (S+1), last read
+by the dot of i-2) never overwrite the buffer of a dot still running, and the loop is
 followed by `wgmma.wait_group 0` before the accumulator is read (`TRITONC_ASYNC_WGMMA=0`
 waits for every dot at once instead).
 
@@ -425,9 +426,10 @@ def _load_inputs(load) -> list:
 
 
 def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
-    """At the top of iteration `iv`: wait for its tiles, issue iteration iv+(S-1)*step,
-    and map the pipelined loads to their buffer. `depth`: (S, buffers in the ring).
-    Returns the next ahead values."""
+    """At the top of iteration `iv`: wait for its tiles, map the pipelined loads to their
+    buffer and issue iteration iv+(S-1)*step: there, or, with the dot left in flight,
+    right after that dot is issued, so that the tensor cores start on it first. `depth`:
+    (S, buffers in the ring). Returns the next ahead values (filled in once issued)."""
     stages, ring = depth
     _asm(ctx, f"cp.async.wait_group {stages - 2};")
     if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
@@ -435,18 +437,6 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     ctx.barrier()
     k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
     read = ctx.binop("arith.remsi", k, ctx.i32(ring))
-    write = ctx.binop("arith.remsi", ctx.binop("arith.addi", k, ctx.i32(stages - 1)),
-                      ctx.i32(ring))
-    # regroup the carried ahead values per argument, every register restored
-    ahead, i = [], 0
-    for size, vec in zip(p.sizes, p.vecs):
-        kept = ahead_flat[i:i + size // vec]
-        ahead.append([kept[r // vec] for r in range(size)])
-        i += size // vec
-    iv_ahead = ctx.binop("arith.addi", iv, ctx.binop("arith.muli", step, ctx.i32(stages - 1)))
-    ptrs, masks = tiles_for(iv_ahead, ahead)
-    _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
-    nxt = advance(iv_ahead, ahead)
     read_base = ctx.binop("arith.addi", ctx.pipeline_base,
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
     for load, offset in zip(p.loads, p.offsets):
@@ -458,4 +448,26 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
             operand = p.trans[load].results[0]
             ctx.smem_operands[operand] = at
             ctx.smem_k_major.add(operand)
-    return [r for regs, vec in zip(nxt, p.vecs) for r in regs[::vec]]
+    nxt: list = []
+
+    def issue() -> None:
+        # regroup the carried ahead values per argument, every register restored
+        ahead, i = [], 0
+        for size, vec in zip(p.sizes, p.vecs):
+            kept = ahead_flat[i:i + size // vec]
+            ahead.append([kept[r // vec] for r in range(size)])
+            i += size // vec
+        iv_ahead = ctx.binop("arith.addi", iv,
+                             ctx.binop("arith.muli", step, ctx.i32(stages - 1)))
+        write = ctx.binop("arith.remsi", ctx.binop("arith.addi", k, ctx.i32(stages - 1)),
+                          ctx.i32(ring))
+        ptrs, masks = tiles_for(iv_ahead, ahead)
+        _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
+        nxt.extend(r for regs, vec in zip(advance(iv_ahead, ahead), p.vecs)
+                   for r in regs[::vec])
+
+    if ring > stages:  # buffer (i+S-1) % (S+1) was read by the dot of i-2, done by now
+        ctx.after_async_dot = issue
+    else:
+        issue()
+    return nxt

@@ -244,7 +244,11 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
             part = accs[r * regs:(r + 1) * regs]
             accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
-    return [wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)]
+    in_flight = op.results[0] in ctx.async_dots
+    if in_flight and ctx.after_async_dot is not None:
+        ctx.after_async_dot()
+        ctx.after_async_dot = None
+    return [wait_accumulators(ctx, accs, 1 if in_flight else 0)]
 
 
 def wait_accumulators(ctx: LoweringContext, accs: list, pending: int) -> list:
