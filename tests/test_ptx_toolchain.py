@@ -267,3 +267,18 @@ ptxas info    : Used 255 registers, used 1 barriers, 1024 bytes smem, 364 bytes 
     }
     with pytest.raises(PtxasError, match="nothing for kernel 'other'"):
         parse_report(report, "other")
+
+
+def test_parse_report_keeps_wgmma_serialization_notes():
+    """ptxas reports serialized wgmma as an info line, not a warning: it is kept too."""
+    note = ("ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async instructions "
+            "are serialized due to non wgmma instructions defining accumulator registers of "
+            "a wgmma between start and end of the pipeline stage in the function 'k'")
+    report = f"""\
+ptxas info    : Compiling entry function 'k' for 'sm_90a'
+{note}
+ptxas info    : Function properties for k
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 204 registers, used 1 barriers
+"""
+    assert parse_report(report, "k")["warnings"] == [note]

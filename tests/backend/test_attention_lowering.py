@@ -1,7 +1,8 @@
 """Flash attention through the CUDA backend: the softmax stays in the accumulator's layout
-(no conversion inside the loop), the queries and the probabilities feed the dots from
-registers, the block-pointer tiles are copied ahead by cp.async, and on sm_90 both dots
-run on wgmma (keys K-major: trans-b 0; values N-major: trans-b 1)."""
+(no conversion inside the loop), the probabilities feed the second dot from registers,
+the block-pointer tiles are copied ahead by cp.async, and on sm_90 both dots run on wgmma
+(keys K-major: trans-b 0; values N-major: trans-b 1), the queries read from shared
+memory, where they are stored once before the loop (on sm_80 from registers)."""
 
 import sys
 from pathlib import Path
@@ -48,10 +49,11 @@ def test_softmax_stays_in_the_mma_layout(arch, tmp_path):
     converts = [line for line in between.splitlines() if "ttg.convert_layout" in line]
     assert len(converts) == 1 and ") -> tensor<128x64xf16, #ttg.dot_op<0" in converts[0]
     mma = "#ttg.mma<[8, 1]>" if arch == 90 else "#ttg.mma<["
+    queries = "#ttg.blocked" if arch == 90 else "#ttg.dot_op<0 : i64"
     filecheck(body, f"""
 CHECK: scf.for {{{{.*}}}} -> (tensor<128xf32, #ttg.slice<1 : i64, {mma}
 CHECK: "tt.load"{{{{.*}}}} -> tensor<64x64xf16, #ttg.blocked<[8, 1], {{{{.*}}}}, [0, 1]>>
-CHECK: "tt.dot"{{{{.*}}}}#ttg.dot_op<0 : i64
+CHECK: "tt.dot"{{{{.*}}}} : (tensor<128x64xf16, {queries}
 CHECK: "tt.reduce"{{{{.*}}}} -> tensor<128xf32, #ttg.slice<1 : i64, {mma}
 CHECK: "tt.expand_dims"{{{{.*}}}} -> tensor<128x1xf32, {mma}
 CHECK: "tt.broadcast"{{{{.*}}}} -> tensor<128x64xf32, {mma}
@@ -63,11 +65,16 @@ def test_hopper_attention_runs_both_dots_on_wgmma(tmp_path):
     assert k.metadata["ptx_arch"] == "90a"
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma
     filecheck(k.asm["ptx"], """
 CHECK: ld.global.v4.b32
+CHECK: st.shared.v4.b32
+CHECK: fence.proxy.async.shared::cta
+CHECK: bar.sync
+CHECK: cp.async.commit_group
 CHECK: wgmma.fence.sync.aligned
 CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
-CHECK-SAME: {%r{{.*}}}, %rd{{[0-9]+}}, 1, 1, 1, 0;
+CHECK-SAME: }, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1, 0, 0;
 CHECK: wgmma.wait_group.sync.aligned 0
 CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 CHECK: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
@@ -79,12 +86,13 @@ CHECK: wgmma.wait_group.sync.aligned 0
 
 def test_four_warps_run_128_query_rows_on_wgmma(tmp_path):
     """128 query rows on 4 warps: each dot is two m64n64k16 per K step, one per 64-row
-    slab; the queries' and the probabilities' fragments come from registers, those of each
-    warp's 16-row tile r feeding wgmma r; no spills."""
+    slab; the queries come from shared memory, the probabilities' fragments from
+    registers, those of each warp's 16-row tile r feeding wgmma r; no spills."""
     k = compile_attention(90, 64, 4, 128)
     assert k.metadata["ptx_arch"] == "90a"
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma
     step = "CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16\n"
     filecheck(k.asm["ptx"], "CHECK: wgmma.fence.sync.aligned\n" + step * 8
               + "CHECK-NOT: wgmma.mma_async\nCHECK: wgmma.wait_group.sync.aligned 0\n"
@@ -109,7 +117,7 @@ CHECK: fence.proxy.async.shared::cta
 CHECK: bar.sync
 CHECK-COUNT-4: cp.async.cg.shared.global
 CHECK: cp.async.commit_group
-CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 0;
+CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 0, 0;
 CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 1;
 """, tmp_path)
 
@@ -160,6 +168,7 @@ def test_ampere_attention_takes_probabilities_from_registers(tmp_path):
     k = compile_attention(80, 64, 4, 64)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma
     filecheck(loop_body(k.asm["ttgir"]), """
 CHECK: "tt.dot"{{.*}} -> tensor<64x64xf32, #ttg.mma<[4, 1]>>
 CHECK: "ttg.convert_layout"{{.*}}#ttg.mma<[4, 1]>>)

@@ -432,14 +432,17 @@ CHECK: cp.async.wait_group 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
 
 
-def _hopper_matmul(num_warps: int):
-    return tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
-                           divisible_by_16=set(MATMUL), num_warps=num_warps, num_stages=3)
+def _hopper_matmul(num_warps: int, block_n: int = 128):
+    return tritonc.compile(kernels.matmul_kernel, MATMUL, {**MATMUL_CONST, "BLOCK_N": block_n},
+                           target="cuda:90", divisible_by_16=set(MATMUL), num_warps=num_warps,
+                           num_stages=3)
 
 
 def test_four_warps_on_hopper_issue_two_wgmmas_per_step(tmp_path):
     """4 warps over a 128-row tile: one warpgroup, 32 rows per warp, so two m64n128k16
-    per 16-deep step, one per 64-row slab of the ring's A tile; no spills."""
+    per 16-deep step, one per 64-row slab of the ring's A tile; no spills, no serialized
+    wgmma. A spare ring buffer would leave one block per SM instead of two, so the ring
+    has 3 and the next copies wait for the previous dot and a barrier."""
     k = _hopper_matmul(4)
     filecheck(k.asm["ttgir"], """
 CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[4, 1]>>
@@ -450,19 +453,28 @@ CHECK: wgmma.fence.sync.aligned
 CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 CHECK-NOT: wgmma.mma_async
 CHECK: wgmma.commit_group.sync.aligned
+CHECK-NOT: cp.async.cg
+CHECK: wgmma.wait_group.sync.aligned 1
+CHECK-NOT: cp.async.cg
+CHECK: bar.sync
+CHECK: cp.async.cg.shared.global
+CHECK: bra
+CHECK: wgmma.wait_group.sync.aligned 0
 """, tmp_path)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert not report["warnings"], report["warnings"]
+    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
 
 
 def test_matmul_on_hopper_uses_wgmma(tmp_path):
-    """8 warps over a 128-row tile: two warpgroups, each one m64n128k16 wgmma per 16-deep
-    step, reading the cp.async ring buffers through smem descriptors; the copies of a
-    later iteration are issued once the dot is."""
-    k = _hopper_matmul(8)
+    """8 warps over a 128 x 256 tile: two warpgroups, each one m64n256k16 wgmma per
+    16-deep step, reading the cp.async ring buffers through smem descriptors. One block
+    fits on an SM with 3 ring buffers or 4, so the ring takes a spare and the copies of a
+    later iteration are issued right after the dot."""
+    k = _hopper_matmul(8, 256)
     filecheck(k.asm["ttgir"], """
-CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.mma<[8, 1]>>
+CHECK: "tt.dot"{{.*}} -> tensor<128x256xf32, #ttg.mma<[8, 1]>>
 """, tmp_path)
     filecheck(k.asm["ptx"], """
 CHECK: .target sm_90a
@@ -473,9 +485,10 @@ CHECK-NEXT: // begin inline asm
 CHECK-NEXT: fence.proxy.async.shared::cta
 CHECK: bar.sync
 CHECK: wgmma.fence.sync.aligned
-CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 CHECK-NOT: mma.sync
 CHECK: wgmma.commit_group.sync.aligned
+CHECK-NOT: bar.sync
 CHECK: cp.async.cg.shared.global
 CHECK: cp.async.commit_group
 CHECK: wgmma.wait_group.sync.aligned 1
@@ -488,7 +501,7 @@ CHECK: cp.async.wait_group 0
     assert not report["warnings"], report["warnings"]  # no wgmma serialization
     assert k.metadata["ptx_arch"] == "90a"
     # the dot of the previous iteration stays in flight: a fourth buffer in the ring
-    assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 128) * 2
+    assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2
 
 
 _ASYNC_WGMMA = """

@@ -1,7 +1,7 @@
 """Every operand order of a matmul on the tensor-core paths, checked without a GPU: the
 kernels of benchmarks/matmul_kernels.py in the interpreter against numpy in float64, the
 layouts operand-order gives (TTGIR), and the PTX (wgmma with cp.async rings on sm_90a),
-with no spills in the ptxas report."""
+with no spills and no serialized wgmma in the ptxas report."""
 
 import sys
 from pathlib import Path
@@ -108,6 +108,7 @@ CHECK: wgmma.fence.sync.aligned
 """, tmp_path)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma
     assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2  # + the dot in flight
 
 
@@ -131,6 +132,7 @@ CHECK: wgmma.commit_group.sync.aligned
 """, tmp_path)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma
 
 
 @pytest.mark.parametrize("source, a_col, b_col", [
@@ -166,6 +168,7 @@ CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
 """, tmp_path)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma
     assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2  # + the dot in flight
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
 def test_every_order_takes_mma_sync_on_ampere(a_col, b_col, b_trans, tmp_path):
@@ -185,3 +188,4 @@ CHECK-NOT: wgmma
     assert "ld.global" not in ptx
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # no serialized wgmma

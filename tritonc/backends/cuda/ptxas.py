@@ -10,7 +10,8 @@ the kernel:
   const_mem                  bytes of constant memory over all banks (cmem[0], cmem[2], ...;
                              ptxas 13 no longer reports it for sm_90)
   gmem                       bytes of global-memory variables
-  warnings                   ptxas's warning lines (for example serialized wgmma)
+  warnings                   ptxas's warning lines and its "Potential Performance Loss"
+                             notes (serialized wgmma)
 
 On failure `PtxasError` carries ptxas's output and a command line that reproduces it; the
 PTX it names is kept in a temporary directory (removed after a success).
@@ -61,7 +62,7 @@ def parse_report(report: str, kernel_name: str) -> dict:
     function = None
     seen = False
     for line in report.splitlines():
-        if line.startswith("ptxas warning"):
+        if line.startswith("ptxas warning") or "Potential Performance Loss" in line:
             info["warnings"].append(line.strip())
         if match := _GLOBAL_MEM.search(line):
             info["gmem"] = int(match.group(1))

@@ -54,6 +54,8 @@ class LoweringContext:
         self.pipeline_bytes = 0
         self.pipeline_base = None  # an i32 constant, set once the scratch size is known
         self.smem_operands: dict = {}  # pipelined load result -> its buffer's byte offset
+        self.resident_base = None  # i32 constant: after the rest, operands staged before loops
+        self.resident_bytes = 0
         self.smem_k_major: set = set()  # pipelined B tiles stored one column per row
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
         self.pipelining = 0  # depth of pipelined loops being lowered
@@ -61,7 +63,8 @@ class LoweringContext:
         self.load_guard = None  # an i1 every load also needs (a later iteration's, pipeline.py)
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
-        self.after_async_dot = None  # run once the in-flight wgmma is issued (pipeline.py)
+        # (issue, after its wait): run once the in-flight wgmma is issued (pipeline.py)
+        self.after_async_dot = None
 
     # -- values -------------------------------------------------------------------------
     def get(self, value) -> list:

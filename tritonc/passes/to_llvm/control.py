@@ -6,7 +6,7 @@ Loop-carried and yielded tensors become their registers: an `scf.for` carrying o
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm import pipeline, prefetch
+from tritonc.passes.to_llvm import pipeline, prefetch, wgmma
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lower_block, lowering
 
@@ -50,6 +50,8 @@ def _keep_loop_annotation(old, new) -> None:
 
 @lowering("scf.for")
 def lower_for(ctx: LoweringContext, op) -> list:
+    if ctx.arch >= 90:
+        wgmma.stage_invariant_operands(ctx, op)
     stages = pipeline.loop_stages(ctx, op)
     if stages > 1:
         def body(extra: list, top) -> list:

@@ -159,6 +159,7 @@ module attributes {{gpu.container_module}} {{
         ctx.init_thread_ids()
         ctx.num_stages = num_stages
         ctx.pipeline_base = ctx.i32(0)
+        ctx.resident_base = ctx.i32(0)
         ctx.entry_ip = ir.InsertionPoint(ctx.pipeline_base.owner)
         for old, new in zip(block.arguments, body.arguments):
             ctx.set(old, [new])
@@ -168,5 +169,9 @@ module attributes {{gpu.container_module}} {{
         # (at a 1024-byte boundary: the period of the 128-byte swizzle wgmma reads)
         base = (ctx.smem_bytes + 1023) // 1024 * 1024 if ctx.scratch_in_pipeline else 0
         ctx.pipeline_base.owner.attributes["value"] = ir.IntegerAttr.get(ctx.i32_type(), base)
-    return LoweredKernel(out, kname, max(ctx.smem_bytes, base + ctx.pipeline_bytes),
-                         ctx.arch_specific)
+        resident = (max(ctx.smem_bytes, base + ctx.pipeline_bytes) + 1023) // 1024 * 1024
+        ctx.resident_base.owner.attributes["value"] = ir.IntegerAttr.get(ctx.i32_type(),
+                                                                         resident)
+        used = resident + ctx.resident_bytes if ctx.resident_bytes else \
+            max(ctx.smem_bytes, base + ctx.pipeline_bytes)
+    return LoweredKernel(out, kname, used, ctx.arch_specific)

@@ -11,14 +11,20 @@ operand from the buffer of the current iteration:
                 then the dot on buffer i % S
     epilogue:   wait for every copy, barrier
 
-A loop whose one wgmma dot only accumulates into the
-loop-carried value (`acc = tl.dot(a, b, acc)`) leaves that dot in flight: it waits with
-`wgmma.wait_group 1` (the previous iteration's dot done, this one running). Its copies
-of iteration i+S-1 are issued right after the dot, so the tensor cores start on the dot
-first; the ring has S + 1 buffers so that they (into buffer (i+S-1) % (S+1), last read
-by the dot of i-2) never overwrite the buffer of a dot still running, and the loop is
-followed by `wgmma.wait_group 0` before the accumulator is read (`TRITONC_ASYNC_WGMMA=0`
-waits for every dot at once instead).
+A loop whose one wgmma dot only accumulates into the loop-carried value
+(`acc = tl.dot(a, b, acc)`) leaves that dot in flight: it waits with `wgmma.wait_group 1`
+(the previous iteration's dot done, this one running), and the loop is followed by
+`wgmma.wait_group 0` before the accumulator is read (`TRITONC_ASYNC_WGMMA=0` waits for
+every dot at once instead). Its copies of iteration i+S-1 are issued after the dot, so
+the tensor cores start on it first, into one of two rings:
+    S + 1 buffers: right after the dot is issued, into buffer (i+S-1) % (S+1), last read
+                by the dot of i-2, which every warpgroup waited for before the barrier
+                at the top of iteration i;
+    S buffers:  after `wgmma.wait_group 1` and a barrier (every dot of i-1 done), into
+                buffer (i+S-1) % S, the one the dot of i-1 read.
+The spare buffer saves the barrier; it is taken unless it costs a block per SM
+(`_spare_buffer`): a 128 x 128 x 64 fp16 tile in 3 stages is 96 KB, two blocks on an
+H100's 228 KB, and 128 KB with the spare, one.
 
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and
@@ -32,6 +38,7 @@ so a load may only have `other` = 0.
 
 from __future__ import annotations
 
+from tritonc.aot.occupancy import LIMITS, RESERVED_SMEM_PER_BLOCK
 from tritonc.backends.cuda.options import async_wgmma
 from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
@@ -328,6 +335,19 @@ def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
     return (dot, index) if block.arguments[index + 1] == acc else None
 
 
+def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
+    limits = LIMITS[ctx.arch] if ctx.arch in LIMITS else LIMITS[max(LIMITS)]
+    return min(limits.smem // (smem + RESERVED_SMEM_PER_BLOCK),
+               limits.threads // (32 * ctx.num_warps))
+
+
+def _spare_buffer(ctx: LoweringContext, stage_bytes: int, stages: int) -> bool:
+    """Whether the ring of a loop with its dot in flight takes an S+1-th buffer: when
+    it stays within `_RING_BUDGET` and as many blocks fit on an SM with it as without."""
+    more, fewer = stage_bytes * (stages + 1), stage_bytes * stages
+    return more <= _RING_BUDGET and _blocks_per_sm(ctx, more) >= _blocks_per_sm(ctx, fewer)
+
+
 def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> list:
     """The loop with its plan applied; `lower_body(new_loop, extra)` lowers the original
     body into the new loop, which carries `extra` more values (the ahead pointers)."""
@@ -342,9 +362,8 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         total += _tile_bytes(ctx, load)
     p.stage_bytes = total
     in_flight = _async_dot(ctx, p)
-    if in_flight is not None and total * (stages + 1) > _RING_BUDGET:
-        in_flight = None
-    ring = stages + 1 if in_flight is not None else stages
+    ring = stages + 1 if in_flight is not None and _spare_buffer(ctx, total, stages) \
+        else stages
     if in_flight is not None:
         ctx.async_dots.add(in_flight[0].results[0])
     ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * ring)
@@ -395,27 +414,58 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         return evaluate(ctx, p.ops, bindings, [terminator.operands[i - 1] for i in p.args],
                         guard(iv))
 
-    # prologue: iterations 0 .. S-2, once every thread is done with what the ring
-    # overlaps (the scratch area, the ring of an earlier loop)
-    ctx.barrier()
-    ahead = [ctx.get(inits[i - 1]) for i in p.args]
-    iv = lb
-    for s in range(stages - 1):
-        ptrs, masks = tiles_for(iv, ahead)
-        _issue(ctx, p, ptrs, masks, ctx.i32(s), less_than(ctx, iv, ub))
-        ahead = advance(iv, ahead)
-        iv = ctx.binop("arith.addi", iv, step)
-    flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
-    ctx.pipelining += 1
-    results = lower_body(flat_ahead, lambda new_iv, ahead_flat: _in_loop(
-        ctx, p, (stages, ring), new_iv, ahead_flat, lb, ub, step, tiles_for, advance))
-    ctx.pipelining -= 1
-    if in_flight is not None:
-        index = in_flight[1]
-        results[index] = wait_accumulators(ctx, list(results[index]), 0)
-    _asm(ctx, "cp.async.wait_group 0;")
-    ctx.barrier()  # the ring is free for whatever uses the memory next
-    return results
+    def lower() -> list:
+        # prologue: iterations 0 .. S-2, once every thread is done with what the ring
+        # overlaps (the scratch area, the ring of an earlier loop)
+        ctx.barrier()
+        ahead = [ctx.get(inits[i - 1]) for i in p.args]
+        iv = lb
+        for s in range(stages - 1):
+            ptrs, masks = tiles_for(iv, ahead)
+            _issue(ctx, p, ptrs, masks, ctx.i32(s), less_than(ctx, iv, ub))
+            ahead = advance(iv, ahead)
+            iv = ctx.binop("arith.addi", iv, step)
+        flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
+        ctx.pipelining += 1
+        results = lower_body(flat_ahead, lambda new_iv, ahead_flat: _in_loop(
+            ctx, p, (stages, ring, in_flight is not None), new_iv, ahead_flat, lb, ub, step,
+            tiles_for, advance))
+        ctx.pipelining -= 1
+        if in_flight is not None:
+            index = in_flight[1]
+            results[index] = wait_accumulators(ctx, list(results[index]), 0)
+        _asm(ctx, "cp.async.wait_group 0;")
+        ctx.barrier()  # the ring is free for whatever uses the memory next
+        return results
+
+    if in_flight is None:
+        return lower()
+    return _if_iterates(ctx, loop, lower)
+
+
+def _if_iterates(ctx: LoweringContext, loop, lower) -> list:
+    """`lower()`'s results (the registers of `loop`'s results) inside an `scf.if` on the
+    loop running at least once, the loop's initial values where it does not. Left to the
+    loop's own zero-trip edge, the copies of those initial values into the accumulator's
+    registers may be placed between the in-flight wgmma and the `wgmma.wait_group 0`
+    after the loop, where ptxas then serializes every wgmma of the kernel."""
+    lb, ub = (ctx.get(v)[0] for v in list(loop.operands)[:2])
+    inits = [r for v in list(loop.operands)[3:] for r in ctx.get(v)]
+    new = ir.Operation.create("scf.if", results=[r.type for r in inits],
+                              operands=[less_than(ctx, lb, ub)], regions=2, loc=ctx.loc,
+                              ip=ctx.ip)
+    saved = ctx.ip
+    ctx.ip = ir.InsertionPoint(new.regions[0].blocks.append())
+    results = lower()
+    ctx.op("scf.yield", [r for regs in results for r in regs])
+    ctx.ip = ir.InsertionPoint(new.regions[1].blocks.append())
+    ctx.op("scf.yield", inits)
+    ctx.ip = saved
+    out, i = [], 0
+    for regs in results:
+        out.append(list(new.results)[i:i + len(regs)])
+        i += len(regs)
+    return out
 
 
 def _load_inputs(load) -> list:
@@ -430,7 +480,7 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     buffer and issue iteration iv+(S-1)*step: there, or, with the dot left in flight,
     right after that dot is issued, so that the tensor cores start on it first. `depth`:
     (S, buffers in the ring). Returns the next ahead values (filled in once issued)."""
-    stages, ring = depth
+    stages, ring, in_flight = depth
     _asm(ctx, f"cp.async.wait_group {stages - 2};")
     if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
         _asm(ctx, "fence.proxy.async.shared::cta;")
@@ -466,8 +516,10 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         nxt.extend(r for regs, vec in zip(advance(iv_ahead, ahead), p.vecs)
                    for r in regs[::vec])
 
-    if ring > stages:  # buffer (i+S-1) % (S+1) was read by the dot of i-2, done by now
-        ctx.after_async_dot = issue
+    if in_flight:
+        # S+1 buffers: (i+S-1) % (S+1) was read by the dot of i-2, done by now; S: once
+        # the dot of i-1, which read (i+S-1) % S, is done in every warpgroup
+        ctx.after_async_dot = (issue, ring == stages)
     else:
         issue()
     return nxt

@@ -48,18 +48,14 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.shape import store_vector
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.mma_layouts import MMA_OPERANDS, warpgroup_reps, warpgroup_shape
+from tritonc.passes.ttgir.mma_layouts import (
+    MMA_OPERANDS,
+    warpgroup_reps,
+    warpgroup_shape,
+    wgmma_row_bytes,
+)
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
-
-
-def _row_bytes(columns: int) -> int | None:
-    """The bytes per row of a 16-bit tile with `columns` columns in shared memory, or
-    None when no wgmma swizzle mode fits it."""
-    size = 2 * columns
-    if size in (32, 64):
-        return size
-    return 128 if size % 128 == 0 else None
 
 
 def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
@@ -74,7 +70,7 @@ def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
             and warpgroup_shape(m, n, ctx.num_warps)
             and str(ctx.element_type(a.type)) in MMA_OPERANDS
             and str(ctx.element_type(dot.results[0].type)) == "f32"
-            and _row_bytes(k) is not None and _row_bytes(n) is not None)
+            and wgmma_row_bytes(k) is not None and wgmma_row_bytes(n) is not None)
 
 
 def _descriptor(ctx: LoweringContext, address, leading: int, stride: int, row_bytes: int):
@@ -151,8 +147,9 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
     stored K-major, whether A is stored M-major): the pipelined ring buffers (transposed
     tiles, `ctx.smem_k_major`, one column per row), else the operands staged in the
     scratch area (B K-major when its registers run along K, A always K-major)."""
-    a_at = "registers" if isinstance(ctx.layout(a.type), DotOperandLayout) else \
-        ctx.smem_operands.get(a)
+    a_at = ctx.smem_operands.get(a)
+    if a_at is None and isinstance(ctx.layout(a.type), DotOperandLayout):
+        a_at = "registers"
     a_m_major = a_at is not None and a_at != "registers" and a in ctx.smem_k_major
     b_at = ctx.smem_operands.get(b)
     b_layout = ctx.layout(b.type)
@@ -177,6 +174,42 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
     return a_at, b_at, b_k_major, a_m_major
 
 
+def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
+    """Store once, before `loop`, the A operands of its wgmma dots that it does not compute
+    (mma-layouts left them in their own layout) in a region of shared memory of their own
+    (`ctx.resident_base`), which the dots then read.
+
+    Before (TTGIR):
+        %q = tt.load ... : tensor<128x64xf16, #blocked>
+        scf.for ... { %s = "tt.dot"(%q, %k, %zero) ... }
+    After (PTX): bar.sync; st.shared of %q's rows in slab order at resident_base + offset;
+    fence.proxy.async.shared::cta; bar.sync; the loop, whose wgmmas take %q's descriptor.
+    """
+    block = loop.regions[0].blocks[0]
+    values = []
+    for op in block.operations:
+        op = op.operation
+        if op.name != "tt.dot" or not warpgroup_dot(ctx, op):
+            continue
+        a = op.operands[0]
+        owner = a.owner
+        defined = owner if isinstance(owner, ir.Block) else owner.operation.block
+        if defined != block and a not in values and a not in ctx.smem_operands and \
+                isinstance(ctx.layout(a.type), BlockedLayout):
+            values.append(a)
+    if not values:
+        return
+    ctx.barrier()
+    for a in values:
+        rows, cols = ctx.shape(a.type)
+        at = ctx.binop("arith.addi", ctx.resident_base, ctx.i32(ctx.resident_bytes))
+        _stage(ctx, a, False, at, a_reps(ctx, a))
+        ctx.smem_operands[a] = at
+        ctx.resident_bytes += (rows * cols * 2 + 1023) // 1024 * 1024
+    _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
+    ctx.barrier()
+
+
 def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     """The accumulator registers after wgmma over every K step of `op` (see above)."""
     a, b, c = op.operands
@@ -187,14 +220,14 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     a_at, b_at, b_k_major, a_m_major = _operands_in_smem(ctx, a, b)
     b_start = ctx.smem_address(ctx.i32(0), 1, b_at)
     if b_k_major:  # rows of N, K along them (trans-b 0), like A
-        b_desc = _descriptor(ctx, b_start, 16, 8 * _row_bytes(k), _row_bytes(k))
+        b_desc = _descriptor(ctx, b_start, 16, 8 * wgmma_row_bytes(k), wgmma_row_bytes(k))
     else:  # rows of K, N along them (trans-b 1)
-        b_desc = _descriptor(ctx, b_start, k * 128, 8 * _row_bytes(n), _row_bytes(n))
+        b_desc = _descriptor(ctx, b_start, k * 128, 8 * wgmma_row_bytes(n), wgmma_row_bytes(n))
 
     def b_offset(column: int) -> int:
         if b_k_major:
             return column // 64 * n * 128 + column % 64 * 2
-        return column * _row_bytes(n)
+        return column * wgmma_row_bytes(n)
 
     reps = warpgroup_reps(m, ctx.num_warps)
     groups = ctx.num_warps // 4
@@ -206,7 +239,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         a_desc = _descriptor(ctx, a_start, k * 128, 8 * 128, 128)
         slab_bytes = groups * k * 128  # wgmma r reads column block r * groups + g
     else:
-        a_row = _row_bytes(k)
+        a_row = wgmma_row_bytes(k)
         group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
         a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * a_row)), 1,
                                    a_at)
@@ -245,10 +278,16 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
             accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
     in_flight = op.results[0] in ctx.async_dots
-    if in_flight and ctx.after_async_dot is not None:
-        ctx.after_async_dot()
+    issue, after_wait = (ctx.after_async_dot or (None, False)) if in_flight else (None, False)
+    if issue is not None:
         ctx.after_async_dot = None
-    return [wait_accumulators(ctx, accs, 1 if in_flight else 0)]
+        if not after_wait:
+            issue()
+    out = wait_accumulators(ctx, accs, 1 if in_flight else 0)
+    if issue is not None and after_wait:
+        ctx.barrier()
+        issue()
+    return [out]
 
 
 def wait_accumulators(ctx: LoweringContext, accs: list, pending: int) -> list:

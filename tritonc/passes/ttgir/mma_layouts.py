@@ -20,7 +20,9 @@ The accumulator keeps the mma layout across the loop (its zero constant, the loo
 iteration argument and result); every other user sees the blocked layout through one
 `ttg.convert_layout`, which moves the data through shared memory. An A operand that is
 not a tile loaded beside the dot moves to registers in `#ttg.dot_op<0, mma>` once, where
-it is defined.
+it is defined, unless a loop computes the dot from an A defined before it and the dot is
+a wgmma (sm_90): that A keeps its layout and is read from shared memory, where the
+lowering stores it once before the loop (the queries of flash attention).
 """
 
 from __future__ import annotations
@@ -190,7 +192,9 @@ def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
             else:
                 dot.operands[2] = _convert_before(ir, dot, acc, mma_ty)
             _convert_users(ir, result, blocked_ty, keep)
-            if _k_step(ir, dot, arch) == 16:  # tf32, int8 and fp8 are read from shared memory
+            if _k_step(ir, dot, arch) == 16 and not (  # tf32, int8, fp8: from shared memory
+                    arch >= 90 and _wgmma_reads_smem(ir, dot, layout, num_warps)
+                    and _invariant_in_loop(ir, dot)):
                 _a_in_registers(ir, dot, layout)
 
 
@@ -209,6 +213,36 @@ def _a_in_registers(ir, dot, layout: MmaLayout) -> None:
     ty = _with_encoding(ir, a.type, DotOperandLayout(0, layout).attr_text())
     dot.operands[0] = ir.Operation.create("ttg.convert_layout", results=[ty], operands=[a],
                                           loc=loc, ip=ip).results[0]
+
+
+def wgmma_row_bytes(columns: int) -> int | None:
+    """The bytes per row of a 16-bit tile with `columns` columns in shared memory as wgmma
+    reads it, or None when no wgmma swizzle mode fits it."""
+    size = 2 * columns
+    if size in (32, 64):
+        return size
+    return 128 if size % 128 == 0 else None
+
+
+def _wgmma_reads_smem(ir, dot, layout: MmaLayout, num_warps: int) -> bool:
+    """Whether `dot`, in `layout` on sm_90, is a wgmma whose operands may both come from
+    shared memory (the lowering's `warpgroup_dot`)."""
+    m, n = _tensor(ir, dot.results[0].type).shape
+    k = _tensor(ir, dot.operands[0].type).shape[1]
+    return (layout.warps_per_cta == (num_warps, 1) and warpgroup_shape(m, n, num_warps)
+            and _warpgroup_types(ir, dot)
+            and wgmma_row_bytes(k) is not None and wgmma_row_bytes(n) is not None)
+
+
+def _invariant_in_loop(ir, dot) -> bool:
+    """Whether `dot` sits in the body of an `scf.for` that does not compute its A."""
+    block = dot.operation.block
+    parent = block.owner
+    if parent is None or parent.name != "scf.for":
+        return False
+    owner = dot.operands[0].owner
+    defined = owner if isinstance(owner, ir.Block) else owner.operation.block
+    return defined != block
 
 
 def _yield_of(loop):
