@@ -104,7 +104,9 @@ def test_four_warps_run_128_query_rows_on_wgmma(tmp_path):
 def test_keys_and_values_are_copied_ahead_into_the_ring(tmp_path):
     """The block-pointer tiles of iteration i + 2 are copied by cp.async (16 bytes each)
     while iteration i computes; the keys land transposed (one key per row: K-major), and
-    no global load is left between the two dots."""
+    no global load is left between the two dots. The product with the values stays in
+    flight into the next iteration, whose wait for Q @ K^T settles it; the copies follow
+    that wait and a barrier."""
     k = compile_attention(90, 64, 8, 128)
     ptx = k.asm["ptx"]
     first_dot = ptx.index("wgmma.fence")
@@ -115,10 +117,16 @@ CHECK: cp.async.commit_group
 CHECK: cp.async.wait_group 1
 CHECK: fence.proxy.async.shared::cta
 CHECK: bar.sync
+CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 0, 0;
+CHECK: wgmma.wait_group.sync.aligned 0
+CHECK: bar.sync
 CHECK-COUNT-4: cp.async.cg.shared.global
 CHECK: cp.async.commit_group
-CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 0, 0;
 CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 1;
+CHECK: wgmma.commit_group.sync.aligned
+CHECK-NOT: wgmma.wait_group
+CHECK: bra
+CHECK: wgmma.wait_group.sync.aligned 0
 """, tmp_path)
 
 

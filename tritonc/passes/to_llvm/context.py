@@ -60,14 +60,20 @@ class LoweringContext:
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
         self.pipelining = 0  # depth of pipelined loops being lowered
         self.async_dots: set = set()  # wgmma results left in flight across iterations
+        self.carried_dots: set = set()  # ... and waited for by the next iteration's wgmma
         self.load_guard = None  # an i1 every load also needs (a later iteration's, pipeline.py)
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
-        # (issue, after its wait): run once the in-flight wgmma is issued (pipeline.py)
+        # (dot, issue, after its wait): run once that wgmma is issued (pipeline.py)
         self.after_async_dot = None
+        # values whose registers a wgmma may still write, and what waits for them
+        self.in_flight: set = set()
+        self.settle = None
 
     # -- values -------------------------------------------------------------------------
     def get(self, value) -> list:
+        if self.in_flight and value in self.in_flight:
+            self.settle()
         try:
             return self.values[value]
         except KeyError:

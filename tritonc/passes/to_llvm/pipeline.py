@@ -26,6 +26,13 @@ The spare buffer saves the barrier; it is taken unless it costs a block per SM
 (`_spare_buffer`): a 128 x 128 x 64 fp16 tile in 3 stages is 96 KB, two blocks on an
 H100's 228 KB, and 128 KB with the spare, one.
 
+In a loop of several wgmma dots, the last, if only yielded (attention's
+`acc = tl.dot(p, v, acc * alpha)`), does not wait at all: the next iteration's first
+`wgmma.wait_group 0` (after Q @ K^T) settles it too, so it runs beside the next loads,
+barrier and product. Its ring then needs the spare buffer: the copies at the top of
+iteration i overwrite what iteration i-2 read, never the tile the dot of i-1 may still be
+reading.
+
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and
 the pointer increments) are evaluated again for iteration i + S - 1, and the loop
@@ -55,6 +62,7 @@ from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
 from tritonc.passes.to_llvm.wgmma import a_reps, slab_row, wait_accumulators, warpgroup_dot
 from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
+from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
 
 ASYNC_WGMMA = async_wgmma()
 _RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
@@ -317,22 +325,32 @@ def less_than(ctx: LoweringContext, a, b) -> ir.Value:
 
 
 def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
-    """(dot, loop result index) of the one wgmma dot of the loop that may stay in flight
-    across iterations: it accumulates into a loop-carried value that nothing else reads,
-    and its result is only yielded back into that value."""
+    """(dot, loop result index, carried) of the wgmma dot of the loop that may stay in
+    flight across iterations, its result only yielded:
+    - the one dot of the loop, accumulating into a loop-carried value that nothing else
+      reads (carried False: it waits for the previous iteration's with `wait_group 1`);
+    - the last of several wgmma dots (attention's P @ V; carried True): it does not wait;
+      the next iteration's first `wait_group 0` (of Q @ K^T), or else its first read of
+      the carried value, settles it (`ctx.in_flight`); only while the accumulators of all
+      the dots fit the registers one wgmma may take (WGMMA_ACCUMULATORS), else ptxas
+      serializes the wgmmas (flex attention's 128 x 128 scores on 4 warps)."""
     if not ASYNC_WGMMA or not p.wgmma_loads:
         return None
     block = p.loop.regions[0].blocks[0]
     dots = [op.operation for op in block.operations if op.operation.name == "tt.dot"]
-    if len(dots) != 1 or not warpgroup_dot(ctx, dots[0]):
+    if not dots or not all(warpgroup_dot(ctx, d) for d in dots):
         return None
-    dot = dots[0]
+    dot = dots[-1]
     acc, uses = dot.operands[2], list(dot.results[0].uses)
     terminator = list(block.operations)[-1]
-    if len(uses) != 1 or uses[0].owner != terminator or len(list(acc.uses)) != 1:
+    if len(uses) != 1 or uses[0].owner != terminator:
         return None
     index = uses[0].operand_number
-    return (dot, index) if block.arguments[index + 1] == acc else None
+    if len(dots) > 1:  # while it runs, the next dots' accumulators must fit beside its own
+        held = sum(ctx.num_registers(d.results[0].type) for d in dots)
+        return (dot, index, True) if held <= WGMMA_ACCUMULATORS else None
+    single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
+    return (dot, index, False) if single else None
 
 
 def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
@@ -362,10 +380,14 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         total += _tile_bytes(ctx, load)
     p.stage_bytes = total
     in_flight = _async_dot(ctx, p)
-    ring = stages + 1 if in_flight is not None and _spare_buffer(ctx, total, stages) \
-        else stages
+    spare = in_flight is not None and _spare_buffer(ctx, total, stages)
+    ring = stages + 1 if spare else stages
+    carried = in_flight is not None and in_flight[2]
+    # the dot after which the copies are issued: the one in flight, or the first of many
+    issuer = None if in_flight is None else \
+        [op.operation for op in block.operations if op.operation.name == "tt.dot"][0]
     if in_flight is not None:
-        ctx.async_dots.add(in_flight[0].results[0])
+        (ctx.carried_dots if carried else ctx.async_dots).add(in_flight[0].results[0])
     ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * ring)
     arg_values = [block.arguments[i] for i in p.args]
     # an ahead pointer tensor that a pipelined load reads directly only needs the first
@@ -427,9 +449,16 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
             iv = ctx.binop("arith.addi", iv, step)
         flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
         ctx.pipelining += 1
-        results = lower_body(flat_ahead, lambda new_iv, ahead_flat: _in_loop(
-            ctx, p, (stages, ring, in_flight is not None), new_iv, ahead_flat, lb, ub, step,
-            tiles_for, advance))
+
+        def top(new_iv, ahead_flat):
+            if carried:  # the previous iteration's dot may still write the carried value
+                ctx.in_flight.add(block.arguments[in_flight[1] + 1])
+                ctx.settle = lambda: wait_accumulators(ctx, [], 0)
+            return _in_loop(ctx, p, (stages, ring, issuer), new_iv, ahead_flat, lb, ub,
+                            step, tiles_for, advance)
+
+        results = lower_body(flat_ahead, top)
+        ctx.in_flight.clear()
         ctx.pipelining -= 1
         if in_flight is not None:
             index = in_flight[1]
@@ -477,10 +506,11 @@ def _load_inputs(load) -> list:
 
 def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     """At the top of iteration `iv`: wait for its tiles, map the pipelined loads to their
-    buffer and issue iteration iv+(S-1)*step: there, or, with the dot left in flight,
-    right after that dot is issued, so that the tensor cores start on it first. `depth`:
-    (S, buffers in the ring). Returns the next ahead values (filled in once issued)."""
-    stages, ring, in_flight = depth
+    buffer and issue iteration iv+(S-1)*step: there, or, with a dot left in flight,
+    right after the dot `issuer` is issued, so that the tensor cores start on it first.
+    `depth`: (S, buffers in the ring, issuer or None). Returns the next ahead values
+    (filled in once issued)."""
+    stages, ring, issuer = depth
     _asm(ctx, f"cp.async.wait_group {stages - 2};")
     if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
         _asm(ctx, "fence.proxy.async.shared::cta;")
@@ -516,10 +546,10 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         nxt.extend(r for regs, vec in zip(advance(iv_ahead, ahead), p.vecs)
                    for r in regs[::vec])
 
-    if in_flight:
+    if issuer is not None:
         # S+1 buffers: (i+S-1) % (S+1) was read by the dot of i-2, done by now; S: once
         # the dot of i-1, which read (i+S-1) % S, is done in every warpgroup
-        ctx.after_async_dot = (issue, ring == stages)
+        ctx.after_async_dot = (issuer, issue, ring == stages)
     else:
         issue()
     return nxt

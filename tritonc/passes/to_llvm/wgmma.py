@@ -277,13 +277,15 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
             part = accs[r * regs:(r + 1) * regs]
             accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs], tied + extra, regs)
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
-    in_flight = op.results[0] in ctx.async_dots
-    issue, after_wait = (ctx.after_async_dot or (None, False)) if in_flight else (None, False)
-    if issue is not None:
+    issue, after_wait = None, False
+    if ctx.after_async_dot is not None and ctx.after_async_dot[0] == op.operation:
+        _, issue, after_wait = ctx.after_async_dot
         ctx.after_async_dot = None
         if not after_wait:
             issue()
-    out = wait_accumulators(ctx, accs, 1 if in_flight else 0)
+    if op.results[0] in ctx.carried_dots:  # the next iteration's first wait settles it
+        return [accs]
+    out = wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)
     if issue is not None and after_wait:
         ctx.barrier()
         issue()
@@ -293,7 +295,19 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
 def wait_accumulators(ctx: LoweringContext, accs: list, pending: int) -> list:
     """`wgmma.wait_group pending` tied to the accumulator registers `accs`: once it
     returns, at most `pending` groups are in flight, and what reads the registers after
-    it is ordered after it."""
-    regs = len(accs)
-    tied = ["=f"] * regs + [str(i) for i in range(regs)]
-    return _asm(ctx, f"wgmma.wait_group.sync.aligned {pending};", accs, tied, regs)
+    it is ordered after it. `wait_group 0` also settles `ctx.in_flight` (the values a
+    wgmma of the previous iteration may still write, pipeline.py): their registers are
+    tied to it too and rebound to its results."""
+    held = list(ctx.in_flight) if pending == 0 else []
+    ctx.in_flight.difference_update(held)
+    regs = list(accs) + [r for v in held for r in ctx.values[v]]
+    if not regs:
+        return []
+    tied = ["=f"] * len(regs) + [str(i) for i in range(len(regs))]
+    out = _asm(ctx, f"wgmma.wait_group.sync.aligned {pending};", regs, tied, len(regs))
+    at = len(accs)
+    for v in held:
+        n = len(ctx.values[v])
+        ctx.values[v] = out[at:at + n]
+        at += n
+    return out[:len(accs)]
