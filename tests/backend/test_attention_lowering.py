@@ -11,6 +11,7 @@ import pytest
 from test_cuda_filecheck import filecheck
 
 import tritonc
+import tritonc.language as tl
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
@@ -186,3 +187,34 @@ CHECK-SAME: -> tensor<64x64xf16, #ttg.dot_op<0 : i64, #ttg.mma<[4, 1]>>>
     assert ".target sm_80" in ptx
     loop = ptx[ptx.index("mma.sync"):ptx.rindex("mma.sync")]
     assert "ld.shared.b16" not in loop and "ld.shared.u16" not in loop
+
+
+@tritonc.jit
+def _queries_in_two_loops(Q, K, Out, n_blocks, first, D: tl.constexpr):
+    rows = tl.arange(0, 64)
+    cols = tl.arange(0, D)
+    q = tl.load(Q + rows[:, None] * D + cols[None, :])
+    acc = tl.zeros([64, 64], dtype=tl.float32)
+    if first > 0:
+        for j in range(0, first):
+            k = tl.load(K + j * 64 * D + cols[:, None] + rows[None, :] * D)
+            acc = tl.dot(q, k, acc)
+    for j in range(0, n_blocks):
+        k = tl.load(K + j * 64 * D + cols[:, None] + rows[None, :] * D)
+        acc = tl.dot(q, k, acc)
+    tl.store(Out + rows[:, None] * 64 + rows[None, :], acc)
+
+
+def test_queries_are_stored_again_for_a_loop_the_first_store_does_not_reach():
+    """The queries of a loop inside an `if` are stored before that loop; the loop after
+    the `if` cannot read that store (it may not have run) and stores them again."""
+    sig = {"Q": "*fp16", "K": "*fp16", "Out": "*fp32", "n_blocks": "i32", "first": "i32"}
+    k = tritonc.compile(_queries_in_two_loops, sig, {"D": 64}, target="cuda:90",
+                        divisible_by_16={"Q", "K", "Out"}, num_warps=4, num_stages=3)
+    ptx = k.asm["ptx"]
+    dots = [at for at in range(len(ptx)) if ptx.startswith("wgmma.mma_async", at)]
+    assert len(dots) == 8  # two loops, 4 K steps each
+    # the queries, 16-byte stores, before the first loop and again before the second
+    assert "st.shared.v4.b32" in ptx[:dots[0]]
+    assert "st.shared.v4.b32" in ptx[dots[3]:dots[4]]
+    assert k.metadata["shared"] >= 2 * 64 * 64 * 2

@@ -29,9 +29,9 @@ H100's 228 KB, and 128 KB with the spare, one.
 In a loop of several wgmma dots, the last, if only yielded (attention's
 `acc = tl.dot(p, v, acc * alpha)`), does not wait at all: the next iteration's first
 `wgmma.wait_group 0` (after Q @ K^T) settles it too, so it runs beside the next loads,
-barrier and product. Its ring then needs the spare buffer: the copies at the top of
-iteration i overwrite what iteration i-2 read, never the tile the dot of i-1 may still be
-reading.
+barrier and product. The copies follow that first dot, by the same two rings: into the
+spare buffer right after it is issued, else after its wait (which also settles the dot
+left in flight) and a barrier.
 
 The copies of a later iteration need that iteration's pointers and masks: the ops they
 depend on (their backward slice in the loop body, e.g. `offs_k < K - k * BLOCK_K` and

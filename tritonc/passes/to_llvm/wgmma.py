@@ -177,7 +177,8 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
 def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     """Store once, before `loop`, the A operands of its wgmma dots that it does not compute
     (mma-layouts left them in their own layout) in a region of shared memory of their own
-    (`ctx.resident_base`), which the dots then read.
+    (`ctx.resident_base`), which the dots then read. A later loop in the same block reads
+    what an earlier one stored (causal attention's two loops over the same queries).
 
     Before (TTGIR):
         %q = tt.load ... : tensor<128x64xf16, #blocked>
@@ -185,7 +186,7 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     After (PTX): bar.sync; st.shared of %q's rows in slab order at resident_base + offset;
     fence.proxy.async.shared::cta; bar.sync; the loop, whose wgmmas take %q's descriptor.
     """
-    block = loop.regions[0].blocks[0]
+    block, here = loop.regions[0].blocks[0], loop.operation.block
     values = []
     for op in block.operations:
         op = op.operation
@@ -194,9 +195,12 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
         a = op.operands[0]
         owner = a.owner
         defined = owner if isinstance(owner, ir.Block) else owner.operation.block
-        if defined != block and a not in values and a not in ctx.smem_operands and \
-                isinstance(ctx.layout(a.type), BlockedLayout):
-            values.append(a)
+        if defined == block or a in values or not isinstance(ctx.layout(a.type), BlockedLayout):
+            continue
+        if a in ctx.resident and ctx.resident[a][1] == here:  # stored before a loop beside
+            ctx.smem_operands[a] = ctx.resident[a][0]
+            continue
+        values.append(a)
     if not values:
         return
     ctx.barrier()
@@ -205,6 +209,7 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
         at = ctx.binop("arith.addi", ctx.resident_base, ctx.i32(ctx.resident_bytes))
         _stage(ctx, a, False, at, a_reps(ctx, a))
         ctx.smem_operands[a] = at
+        ctx.resident[a] = (at, here)
         ctx.resident_bytes += (rows * cols * 2 + 1023) // 1024 * 1024
     _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
     ctx.barrier()
