@@ -30,6 +30,25 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
 
 
 @triton.jit
+def accumulate(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """`matmul` with the dot accumulating in place, the form whose wgmma stays in flight."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        ks = k * BK + rk
+        a = tl.load(a_ptr + rm[:, None] * sam + ks[None, :] * sak,
+                    mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
+        b = tl.load(b_ptr + ks[:, None] * sbk + rn[None, :] * sbn,
+                    mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * scm + rn[None, :] * scn, acc,
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def batched(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     z = tl.arange(0, 2)[:, None, None]
     m = tl.arange(0, M)[None, :, None]
@@ -114,6 +133,29 @@ def test_matmul_tiles(dtype, bm, bn, bk, warps, wgmma):
     assert relative_error(c, a.double() @ b.double()) <= tol
     if torch.cuda.get_device_capability() == (9, 0):  # wgmma: compiled for sm_90a
         assert (matmul.warmup(*args, **meta).metadata["ptx_arch"] == "90a") == wgmma
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("k", [0, 40, 120])
+@pytest.mark.parametrize("bm, bn, bk, warps", [(128, 128, 64, 4), (128, 256, 64, 8)])
+def test_matmul_with_fewer_iterations_than_stages(k, bm, bn, bk, warps):
+    """A pipelined loop with its wgmma left in flight that runs no, one or two iterations
+    (fewer than its 3 stages): the result is the product, zeros when K is 0."""
+    import torch
+
+    torch.manual_seed(3)
+    m, n = 300, 272
+    a = torch.randn(m, 128, device="cuda").half()[:, :k]  # rows 16-byte aligned
+    b = torch.randn(max(k, 1), n, device="cuda").half()[:k]
+    c = torch.full((m, n), float("nan"), device="cuda")
+    accumulate[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+        a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+        c.stride(1), BM=bm, BN=bn, BK=bk, num_warps=warps, num_stages=3)
+    want = a.double() @ b.double()
+    if k == 0:
+        assert torch.equal(c, torch.zeros_like(c))
+    else:
+        assert relative_error(c, want) <= 1e-3
 
 
 @pytest.mark.gpu
