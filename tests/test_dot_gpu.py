@@ -136,11 +136,13 @@ def test_matmul_tiles(dtype, bm, bn, bk, warps, wgmma):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("k", [0, 40, 120])
+@pytest.mark.parametrize("k", [0, 40, 64, 120, 128])
 @pytest.mark.parametrize("bm, bn, bk, warps", [(128, 128, 64, 4), (128, 256, 64, 8)])
 def test_matmul_with_fewer_iterations_than_stages(k, bm, bn, bk, warps):
-    """A pipelined loop with its wgmma left in flight that runs no, one or two iterations
-    (fewer than its 3 stages): the result is the product, zeros when K is 0."""
+    """A pipelined wgmma loop of no, one or two iterations (fewer than its 3 stages): the
+    result is the product, zeros when K is 0. With K a multiple of 16 both tiles ride the
+    ring and the dot stays in flight; with 40 or 120, A's mask varies along its rows and
+    it is stored by every iteration, so the dot waits for itself."""
     import torch
 
     torch.manual_seed(3)

@@ -467,6 +467,18 @@ CHECK: wgmma.wait_group.sync.aligned 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
 
 
+def test_a_dot_staging_an_operand_each_iteration_waits_for_itself():
+    """With K not known to be a multiple of 16, A's mask varies along its rows, so cp.async
+    cannot copy it: A is stored into the scratch area by every iteration. A dot left in
+    flight would still be reading that area when the next iteration stores its A there,
+    so the dot waits for itself (`wait_group 0`) and B alone rides the ring."""
+    k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
+                        divisible_by_16=set(MATMUL) - {"K"}, num_warps=4, num_stages=3)
+    ptx = k.asm["ptx"]
+    assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
+    assert "wgmma.wait_group.sync.aligned 1" not in ptx
+
+
 def test_matmul_on_hopper_uses_wgmma(tmp_path):
     """8 warps over a 128 x 256 tile: two warpgroups, each one m64n256k16 wgmma per
     16-deep step, reading the cp.async ring buffers through smem descriptors. One block

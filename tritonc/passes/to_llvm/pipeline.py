@@ -12,7 +12,9 @@ operand from the buffer of the current iteration:
     epilogue:   wait for every copy, barrier
 
 A loop whose one wgmma dot only accumulates into the loop-carried value
-(`acc = tl.dot(a, b, acc)`) leaves that dot in flight: it waits with `wgmma.wait_group 1`
+(`acc = tl.dot(a, b, acc)`), and reads no operand an iteration stores again (B from the
+ring, A from it, from registers or from before the loop: `_unstaged`), leaves that dot
+in flight: it waits with `wgmma.wait_group 1`
 (the previous iteration's dot done, this one running), and the loop is followed by
 `wgmma.wait_group 0` before the accumulator is read (`TRITONC_ASYNC_WGMMA=0` waits for
 every dot at once instead). Its copies of iteration i+S-1 are issued after the dot, so
@@ -61,7 +63,7 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
 from tritonc.passes.to_llvm.wgmma import a_reps, slab_row, wait_accumulators, warpgroup_dot
-from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
+from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
 
 ASYNC_WGMMA = async_wgmma()
@@ -338,7 +340,7 @@ def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
         return None
     block = p.loop.regions[0].blocks[0]
     dots = [op.operation for op in block.operations if op.operation.name == "tt.dot"]
-    if not dots or not all(warpgroup_dot(ctx, d) for d in dots):
+    if not dots or not all(warpgroup_dot(ctx, d) and _unstaged(ctx, p, d) for d in dots):
         return None
     dot = dots[-1]
     acc, uses = dot.operands[2], list(dot.results[0].uses)
@@ -351,6 +353,20 @@ def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
         return (dot, index, True) if held <= WGMMA_ACCUMULATORS else None
     single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
     return (dot, index, False) if single else None
+
+
+def _unstaged(ctx: LoweringContext, p: Plan, dot) -> bool:
+    """Whether `dot`'s wgmma reads operands no iteration stores again: tiles of the ring,
+    A in registers, or an A the loop does not compute (stored once before it). An operand
+    staged in the scratch area by every iteration would be overwritten while the dot
+    left in flight still reads it."""
+    block = p.loop.regions[0].blocks[0]
+    tiles = {load.results[0] for load in p.loads} | {t.results[0] for t in p.trans.values()}
+    a, b = dot.operands[0], dot.operands[1]
+    owner = a.owner
+    outside = (owner if isinstance(owner, ir.Block) else owner.operation.block) != block
+    return b in tiles and (a in tiles or isinstance(ctx.layout(a.type), DotOperandLayout)
+                           or outside and isinstance(ctx.layout(a.type), BlockedLayout))
 
 
 def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
