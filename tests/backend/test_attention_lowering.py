@@ -218,3 +218,33 @@ def test_queries_are_stored_again_for_a_loop_the_first_store_does_not_reach():
     assert "st.shared.v4.b32" in ptx[:dots[0]]
     assert "st.shared.v4.b32" in ptx[dots[3]:dots[4]]
     assert k.metadata["shared"] >= 2 * 64 * 64 * 2
+
+
+@tritonc.jit
+def _accumulator_scaled_in_a_branch(Q, K, V, Out, n_blocks, halve, D: tl.constexpr):
+    rows = tl.arange(0, 64)
+    cols = tl.arange(0, D)
+    q = tl.load(Q + rows[:, None] * D + cols[None, :])
+    acc = tl.zeros([64, D], dtype=tl.float32)
+    for j in range(0, n_blocks):
+        if halve > 0:  # before any wait of the iteration; a store keeps it a branch
+            acc = acc * 0.5
+            tl.store(Out + rows[:, None] * D + cols[None, :], acc)
+        k = tl.load(K + j * 64 * D + cols[:, None] + rows[None, :] * D)
+        v = tl.load(V + j * 64 * D + rows[:, None] * D + cols[None, :])
+        p = tl.dot(q, k).to(tl.float16)
+        acc = tl.dot(p, v, acc)
+    tl.store(Out + rows[:, None] * D + cols[None, :], acc)
+
+
+def test_a_product_read_inside_a_branch_is_not_left_in_flight():
+    """The accumulator of the loop's last dot is read inside an `if` at the top of the
+    next iteration, before any wait: a wait placed inside the `if` would not cover the
+    code after it, so that dot waits for itself, and the loop compiles."""
+    sig = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "Out": "*fp32", "n_blocks": "i32",
+           "halve": "i32"}
+    k = tritonc.compile(_accumulator_scaled_in_a_branch, sig, {"D": 64}, target="cuda:90",
+                        divisible_by_16={"Q", "K", "V", "Out"}, num_warps=4, num_stages=3)
+    assert "scf.if" in k.asm["ttgir"][k.asm["ttgir"].index("scf.for"):]
+    assert k.asm["ptx"].count("wgmma.mma_async") == 8
+    assert not k.metadata["ptxas"]["warnings"]

@@ -333,9 +333,10 @@ def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
       reads (carried False: it waits for the previous iteration's with `wait_group 1`);
     - the last of several wgmma dots (attention's P @ V; carried True): it does not wait;
       the next iteration's first `wait_group 0` (of Q @ K^T), or else its first read of
-      the carried value, settles it (`ctx.in_flight`); only while the accumulators of all
-      the dots fit the registers one wgmma may take (WGMMA_ACCUMULATORS), else ptxas
-      serializes the wgmmas (flex attention's 128 x 128 scores on 4 warps)."""
+      the carried value, settles it (`ctx.in_flight`). So no op in a nested region may
+      read that value (a wait there would not cover what follows), and the accumulators
+      of all the dots must fit the registers one wgmma may take (WGMMA_ACCUMULATORS),
+      else ptxas serializes the wgmmas (flex attention's 128 x 128 scores on 4 warps)."""
     if not ASYNC_WGMMA or not p.wgmma_loads:
         return None
     block = p.loop.regions[0].blocks[0]
@@ -350,7 +351,9 @@ def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
     index = uses[0].operand_number
     if len(dots) > 1:  # while it runs, the next dots' accumulators must fit beside its own
         held = sum(ctx.num_registers(d.results[0].type) for d in dots)
-        return (dot, index, True) if held <= WGMMA_ACCUMULATORS else None
+        carried = block.arguments[index + 1]
+        top_level = all(use.owner.operation.block == block for use in carried.uses)
+        return (dot, index, True) if held <= WGMMA_ACCUMULATORS and top_level else None
     single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
     return (dot, index, False) if single else None
 
