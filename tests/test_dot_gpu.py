@@ -11,7 +11,8 @@ import tritonc.language as tl
 @triton.jit
 def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-           PRECISION: tl.constexpr, OUT: tl.constexpr):
+           PRECISION: tl.constexpr, OUT: tl.constexpr, IN_PLACE: tl.constexpr = False):
+    """IN_PLACE: the dot accumulates in place, the form whose wgmma stays in flight."""
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     rm = pid_m * BM + tl.arange(0, BM)
@@ -24,26 +25,10 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
                     mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
         b = tl.load(b_ptr + ks[:, None] * sbk + rn[None, :] * sbn,
                     mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
-        acc += tl.dot(a, b, input_precision=PRECISION, out_dtype=OUT)
-    tl.store(c_ptr + rm[:, None] * scm + rn[None, :] * scn, acc,
-             mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-@triton.jit
-def accumulate(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
-               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    """`matmul` with the dot accumulating in place, the form whose wgmma stays in flight."""
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        ks = k * BK + rk
-        a = tl.load(a_ptr + rm[:, None] * sam + ks[None, :] * sak,
-                    mask=(rm[:, None] < M) & (ks[None, :] < K), other=0)
-        b = tl.load(b_ptr + ks[:, None] * sbk + rn[None, :] * sbn,
-                    mask=(ks[:, None] < K) & (rn[None, :] < N), other=0)
-        acc = tl.dot(a, b, acc)
+        if IN_PLACE:
+            acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=OUT)
+        else:
+            acc += tl.dot(a, b, input_precision=PRECISION, out_dtype=OUT)
     tl.store(c_ptr + rm[:, None] * scm + rn[None, :] * scn, acc,
              mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -150,9 +135,10 @@ def test_matmul_with_fewer_iterations_than_stages(k, bm, bn, bk, warps):
     a = torch.randn(m, 128, device="cuda").half()[:, :k]  # rows 16-byte aligned
     b = torch.randn(max(k, 1), n, device="cuda").half()[:k]
     c = torch.full((m, n), float("nan"), device="cuda")
-    accumulate[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
+    matmul[(triton.cdiv(m, bm), triton.cdiv(n, bn))](
         a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-        c.stride(1), BM=bm, BN=bn, BK=bk, num_warps=warps, num_stages=3)
+        c.stride(1), BM=bm, BN=bn, BK=bk, PRECISION="ieee", OUT=tl.float32, IN_PLACE=True,
+        num_warps=warps, num_stages=3)
     want = a.double() @ b.double()
     if k == 0:
         assert torch.equal(c, torch.zeros_like(c))
