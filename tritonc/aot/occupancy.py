@@ -40,6 +40,13 @@ LIMITS: dict[int, SMLimits] = {
     89: SMLimits(65536, 1536, 24, 100 * KB, 99 * KB, "RTX 40xx / L40"),
     90: SMLimits(65536, 2048, 32, 228 * KB, 227 * KB, "H100 / H200"),
 }
+def sm_limits(arch: int) -> SMLimits:
+    """The limits of sm_`arch`, or of the nearest listed arch below it (sm_87 as sm_86,
+    later chips as sm_90), the first listed for an older one."""
+    known = [a for a in sorted(LIMITS) if a <= arch]
+    return LIMITS[known[-1] if known else min(LIMITS)]
+
+
 REG_ALLOC_UNIT = 256
 RESERVED_SMEM_PER_BLOCK = 1 * KB
 

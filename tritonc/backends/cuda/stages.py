@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 
+from tritonc.aot.occupancy import sm_limits
 from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import compile_ptx
@@ -124,7 +125,6 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
 
 
 _REQNTID = re.compile(r"^\.reqntid (\d+).*$", re.MULTILINE)
-_REGISTERS_PER_SM = 65536
 _HALF_SM_THREADS = 1024
 
 
@@ -141,10 +141,9 @@ def blocks_for_half_sm(ptx: str, arch: str, registers: int) -> int | None:
     or occupancy bounds is assembled as it is."""
     block = _REQNTID.search(ptx)
     threads = int(block.group(1)) if block else 0
-    number = int(re.match(r"\d+", arch).group(0))
-    full_sm_threads = 1536 if number in (86, 87, 89) else 2048
+    limits = sm_limits(int(re.match(r"\d+", arch).group(0)))
     if not 0 < threads < _HALF_SM_THREADS or ptx.count("ld.global") < 2 \
-            or registers > _REGISTERS_PER_SM // full_sm_threads \
+            or registers > limits.regs // limits.threads \
             or any(d in ptx for d in (".minnctapersm", ".maxnreg", ".maxntid")):
         return None
     return _HALF_SM_THREADS // threads

@@ -169,9 +169,11 @@ module attributes {{gpu.container_module}} {{
         # (at a 1024-byte boundary: the period of the 128-byte swizzle wgmma reads)
         base = (ctx.smem_bytes + 1023) // 1024 * 1024 if ctx.scratch_in_pipeline else 0
         ctx.pipeline_base.owner.attributes["value"] = ir.IntegerAttr.get(ctx.i32_type(), base)
-        resident = (max(ctx.smem_bytes, base + ctx.pipeline_bytes) + 1023) // 1024 * 1024
+        # operands stored before their loops (wgmma.py) sit after everything else
+        used = max(ctx.smem_bytes, base + ctx.pipeline_bytes)
+        resident = (used + 1023) // 1024 * 1024
         ctx.resident_base.owner.attributes["value"] = ir.IntegerAttr.get(ctx.i32_type(),
                                                                          resident)
-        used = resident + ctx.resident_bytes if ctx.resident_bytes else \
-            max(ctx.smem_bytes, base + ctx.pipeline_bytes)
+        if ctx.resident_bytes:
+            used = resident + ctx.resident_bytes
     return LoweredKernel(out, kname, used, ctx.arch_specific)

@@ -47,7 +47,9 @@ so a load may only have `other` = 0.
 
 from __future__ import annotations
 
-from tritonc.aot.occupancy import LIMITS, RESERVED_SMEM_PER_BLOCK
+from typing import NamedTuple
+
+from tritonc.aot.occupancy import RESERVED_SMEM_PER_BLOCK, sm_limits
 from tritonc.backends.cuda.options import async_wgmma
 from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
@@ -63,6 +65,7 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
 from tritonc.passes.to_llvm.wgmma import a_reps, slab_row, wait_accumulators, warpgroup_dot
+from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
 
@@ -326,9 +329,18 @@ def less_than(ctx: LoweringContext, a, b) -> ir.Value:
                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 2)})
 
 
-def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
-    """(dot, loop result index, carried) of the wgmma dot of the loop that may stay in
-    flight across iterations, its result only yielded:
+class InFlight(NamedTuple):
+    """The dot of a loop left in flight across iterations (`_async_dot`)."""
+
+    dot: object
+    index: int  # of the loop result it yields
+    carried: bool  # settled by the next iteration's first wait, not by its own
+    issuer: object  # the dot after which the next copies are issued: the loop's first
+
+
+def _async_dot(ctx: LoweringContext, p: Plan) -> InFlight | None:
+    """The wgmma dot of the loop that may stay in flight across iterations, its result
+    only yielded:
     - the one dot of the loop, accumulating into a loop-carried value that nothing else
       reads (carried False: it waits for the previous iteration's with `wait_group 1`);
     - the last of several wgmma dots (attention's P @ V; carried True): it does not wait;
@@ -353,9 +365,11 @@ def _async_dot(ctx: LoweringContext, p: Plan) -> tuple | None:
         held = sum(ctx.num_registers(d.results[0].type) for d in dots)
         carried = block.arguments[index + 1]
         top_level = all(use.owner.operation.block == block for use in carried.uses)
-        return (dot, index, True) if held <= WGMMA_ACCUMULATORS and top_level else None
+        if held <= WGMMA_ACCUMULATORS and top_level:
+            return InFlight(dot, index, True, dots[0])
+        return None
     single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
-    return (dot, index, False) if single else None
+    return InFlight(dot, index, False, dot) if single else None
 
 
 def _unstaged(ctx: LoweringContext, p: Plan, dot) -> bool:
@@ -366,14 +380,13 @@ def _unstaged(ctx: LoweringContext, p: Plan, dot) -> bool:
     block = p.loop.regions[0].blocks[0]
     tiles = {load.results[0] for load in p.loads} | {t.results[0] for t in p.trans.values()}
     a, b = dot.operands[0], dot.operands[1]
-    owner = a.owner
-    outside = (owner if isinstance(owner, ir.Block) else owner.operation.block) != block
+    outside = defining_block(a) != block
     return b in tiles and (a in tiles or isinstance(ctx.layout(a.type), DotOperandLayout)
                            or outside and isinstance(ctx.layout(a.type), BlockedLayout))
 
 
 def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
-    limits = LIMITS[ctx.arch] if ctx.arch in LIMITS else LIMITS[max(LIMITS)]
+    limits = sm_limits(ctx.arch)
     return min(limits.smem // (smem + RESERVED_SMEM_PER_BLOCK),
                limits.threads // (32 * ctx.num_warps))
 
@@ -401,12 +414,10 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     in_flight = _async_dot(ctx, p)
     spare = in_flight is not None and _spare_buffer(ctx, total, stages)
     ring = stages + 1 if spare else stages
-    carried = in_flight is not None and in_flight[2]
-    # the dot after which the copies are issued: the one in flight, or the first of many
-    issuer = None if in_flight is None else \
-        [op.operation for op in block.operations if op.operation.name == "tt.dot"][0]
+    carried = in_flight is not None and in_flight.carried
+    issuer = None if in_flight is None else in_flight.issuer
     if in_flight is not None:
-        (ctx.carried_dots if carried else ctx.async_dots).add(in_flight[0].results[0])
+        (ctx.carried_dots if carried else ctx.async_dots).add(in_flight.dot.results[0])
     ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * ring)
     arg_values = [block.arguments[i] for i in p.args]
     # an ahead pointer tensor that a pipelined load reads directly only needs the first
@@ -471,7 +482,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
 
         def top(new_iv, ahead_flat):
             if carried:  # the previous iteration's dot may still write the carried value
-                ctx.in_flight.add(block.arguments[in_flight[1] + 1])
+                ctx.in_flight.add(block.arguments[in_flight.index + 1])
                 ctx.settle = lambda: wait_accumulators(ctx, [], 0)
             return _in_loop(ctx, p, (stages, ring, issuer), new_iv, ahead_flat, lb, ub,
                             step, tiles_for, advance)
@@ -480,7 +491,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         ctx.in_flight.clear()
         ctx.pipelining -= 1
         if in_flight is not None:
-            index = in_flight[1]
+            index = in_flight.index
             results[index] = wait_accumulators(ctx, list(results[index]), 0)
         _asm(ctx, "cp.async.wait_group 0;")
         ctx.barrier()  # the ring is free for whatever uses the memory next

@@ -47,13 +47,9 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.shape import store_vector
+from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.mma_layouts import (
-    MMA_OPERANDS,
-    warpgroup_reps,
-    warpgroup_shape,
-    wgmma_row_bytes,
-)
+from tritonc.passes.ttgir.mma_layouts import warpgroup_reps, wgmma_row_bytes, wgmma_takes
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
 
@@ -63,14 +59,10 @@ def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
     ring buffer or the scratch area, see `_operands_in_smem`)."""
     if ctx.arch < 90 or not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
         return False
-    a, _, _ = dot.operands
-    m, n = ctx.shape(dot.results[0].type)
-    k = ctx.shape(a.type)[1]
-    return (ctx.layout(dot.results[0].type).warps_per_cta == (ctx.num_warps, 1)
-            and warpgroup_shape(m, n, ctx.num_warps)
-            and str(ctx.element_type(a.type)) in MMA_OPERANDS
-            and str(ctx.element_type(dot.results[0].type)) == "f32"
-            and wgmma_row_bytes(k) is not None and wgmma_row_bytes(n) is not None)
+    a, result = dot.operands[0], dot.results[0]
+    return wgmma_takes(tuple(ctx.shape(result.type)), ctx.shape(a.type)[1],
+                       str(ctx.element_type(a.type)), str(ctx.element_type(result.type)),
+                       ctx.layout(result.type).warps_per_cta, ctx.num_warps)
 
 
 def _descriptor(ctx: LoweringContext, address, leading: int, stride: int, row_bytes: int):
@@ -193,9 +185,8 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
         if op.name != "tt.dot" or not warpgroup_dot(ctx, op):
             continue
         a = op.operands[0]
-        owner = a.owner
-        defined = owner if isinstance(owner, ir.Block) else owner.operation.block
-        if defined == block or a in values or not isinstance(ctx.layout(a.type), BlockedLayout):
+        if defining_block(a) == block or a in values or \
+                not isinstance(ctx.layout(a.type), BlockedLayout):
             continue
         if a in ctx.resident and ctx.resident[a][1] == here:  # stored before a loop beside
             ctx.smem_operands[a] = ctx.resident[a][0]

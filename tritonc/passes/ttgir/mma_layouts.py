@@ -27,7 +27,7 @@ lowering stores it once before the loop (the queries of flash attention).
 
 from __future__ import annotations
 
-from tritonc.passes.ttgir import ops_named
+from tritonc.passes.ttgir import defining_block, ops_named
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 MMA_OPERANDS = ("f16", "bf16")
@@ -224,14 +224,22 @@ def wgmma_row_bytes(columns: int) -> int | None:
     return 128 if size % 128 == 0 else None
 
 
-def _wgmma_reads_smem(ir, dot, layout: MmaLayout, num_warps: int) -> bool:
-    """Whether `dot`, in `layout` on sm_90, is a wgmma whose operands may both come from
-    shared memory (the lowering's `warpgroup_dot`)."""
-    m, n = _tensor(ir, dot.results[0].type).shape
-    k = _tensor(ir, dot.operands[0].type).shape[1]
-    return (layout.warps_per_cta == (num_warps, 1) and warpgroup_shape(m, n, num_warps)
-            and _warpgroup_types(ir, dot)
+def wgmma_takes(shape: tuple, k: int, operand: str, accumulator: str,
+                warps_per_cta: tuple, num_warps: int) -> bool:
+    """Whether wgmma (sm_90) computes a dot of accumulator `shape` (m, n) and depth `k`
+    from `operand` tiles (element type names) into `accumulator` in an mma layout of
+    `warps_per_cta`, both operands read from shared memory if need be."""
+    m, n = shape
+    return (warps_per_cta == (num_warps, 1) and warpgroup_shape(m, n, num_warps)
+            and operand in MMA_OPERANDS and accumulator == "f32"
             and wgmma_row_bytes(k) is not None and wgmma_row_bytes(n) is not None)
+
+
+def _wgmma_reads_smem(ir, dot, layout: MmaLayout, num_warps: int) -> bool:
+    """Whether `dot`, in `layout` on sm_90, lowers to wgmma (`wgmma_takes`)."""
+    a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
+    return wgmma_takes(tuple(c.shape), a.shape[1], str(a.element_type), str(c.element_type),
+                       layout.warps_per_cta, num_warps)
 
 
 def _invariant_in_loop(ir, dot) -> bool:
@@ -240,9 +248,7 @@ def _invariant_in_loop(ir, dot) -> bool:
     parent = block.owner
     if parent is None or parent.name != "scf.for":
         return False
-    owner = dot.operands[0].owner
-    defined = owner if isinstance(owner, ir.Block) else owner.operation.block
-    return defined != block
+    return defining_block(dot.operands[0]) != block
 
 
 def _yield_of(loop):
