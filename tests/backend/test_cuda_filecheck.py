@@ -467,6 +467,39 @@ CHECK: wgmma.wait_group.sync.aligned 0
     assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
 
 
+def _loop_body(ptx: str) -> str:
+    """The PTX of the first loop of `ptx`: from its label to the branch back to it."""
+    label = re.search(r"^(\$L__BB\d+_\d+):\n(?:(?!\$L__BB).*\n)*?\s*@%p\d+ bra\s+\1;",
+                      ptx, re.MULTILINE)
+    assert label, "no loop"
+    return label.group(0)
+
+
+@pytest.mark.parametrize("num_warps, block_n", [(4, 128), (8, 256)])
+def test_ring_copies_add_immediates_to_one_address_per_tile(num_warps, block_n):
+    """Every 16-byte chunk a thread copies into a ring buffer lies a constant distance
+    from its first (rows 8 apart keep the swizzle phase), so each tile's copies in the
+    loop take one address register and immediate offsets, and the next ahead pointers
+    are advanced after the copies, not hoisted to the top of the iteration beside the
+    dot's registers. A is column-major here (the transposed wgmma operand)."""
+    sig = {**{n: t for n, t in MATMUL.items() if n != "stride_am"}, "stride_ak": "i32"}
+    const = {**{n: v for n, v in MATMUL_CONST.items() if n != "stride_ak"}, "stride_am": 1}
+    k = tritonc.compile(kernels.matmul_kernel, sig, {**const, "BLOCK_N": block_n},
+                        target="cuda:90", divisible_by_16=set(sig), num_warps=num_warps,
+                        num_stages=3)
+    body = _loop_body(k.asm["ptx"])
+    copies = re.findall(r"cp\.async\.cg\.shared\.global \[(%r\d+)\+(\d+)\]", body)
+    chunks = (128 * 64 + 64 * block_n) * 2 // 16 // (32 * num_warps)
+    assert len(copies) == chunks, body
+    assert len({reg for reg, _ in copies}) == 2  # one address per tile
+    assert len({(reg, int(at)) for reg, at in copies}) == chunks
+    ahead = body.index("cp.async.commit_group")
+    assert not re.search(r"add\.s64", body[:body.index("wgmma.fence")]), body
+    assert "add.s64" in body[ahead:]
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and not report["warnings"], report
+
+
 def test_a_dot_staging_an_operand_each_iteration_waits_for_itself():
     """With K not known to be a multiple of 16, A's mask varies along its rows, so cp.async
     cannot copy it: A is stored into the scratch area by every iteration. A dot left in

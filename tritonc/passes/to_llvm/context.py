@@ -315,30 +315,5 @@ class LoweringContext:
         return self.binop("arith.addi", self.binop("arith.addi", self._smem_base32, offset),
                           scaled)
 
-    def swizzled_index(self, row, col, rows: int, row_len: int, column_blocks: bool = False):
-        """Element index of (row, col) in a row-major `rows` x `row_len` tile of 16-bit
-        elements whose 16-byte chunks are XOR-swizzled by row, so that the 8 rows an
-        ldmatrix (or a warp's cp.async) touches at one column fall in 8 different bank
-        groups. With `column_blocks` (the layout wgmma reads), a row longer than 64
-        elements is cut into blocks of 64 columns stored one after the other, each then
-        swizzled with the 128-byte period."""
-        if column_blocks and row_len > 64 and row_len % 64 == 0:
-            block = self.binop("arith.muli", self.binop("arith.shrui", col, self.i32(6)),
-                               self.i32(rows * 64))
-            inner = self.swizzled_index(row, self.binop("arith.andi", col, self.i32(63)),
-                                        rows, 64)
-            return self.binop("arith.addi", block, inner)
-        chunks = row_len // 8
-        if chunks < 2:
-            return self.binop("arith.addi", self.binop("arith.muli", row, self.i32(row_len)), col)
-        period = max(1, 8 // chunks)
-        phase = self.binop("arith.remui", self.binop("arith.divui", row, self.i32(period)),
-                           self.i32(min(8, chunks)))
-        chunk = self.binop("arith.xori", self.binop("arith.shrui", col, self.i32(3)), phase)
-        within = self.binop("arith.andi", col, self.i32(7))
-        return self.binop("arith.addi", self.binop("arith.muli", row, self.i32(row_len)),
-                          self.binop("arith.addi", self.binop("arith.shli", chunk, self.i32(3)),
-                                     within))
-
     def barrier(self) -> None:
         self.op("gpu.barrier", [])

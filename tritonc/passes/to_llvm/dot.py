@@ -36,6 +36,7 @@ from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, deco
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
+from tritonc.passes.to_llvm.tile_index import swizzled_index
 from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
@@ -113,7 +114,7 @@ def _mma(ctx: LoweringContext, op) -> list:
 
     def shared_address(staged, row, col, row_len: int):
         if staged.swizzled:
-            index = ctx.swizzled_index(row, col, staged.shape[0], row_len)
+            index = swizzled_index(ctx, row, col, staged.shape[0], row_len)
         else:
             index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
         return ctx.smem_address(index, 2, staged.offset)
@@ -142,7 +143,7 @@ def _mma(ctx: LoweringContext, op) -> list:
     b_lane_n = ctx.binop("arith.addi", warp_col, ctx.binop("arith.addi", lane_r, pair))
 
     def flipped_address(staged, row, col, row_len: int):
-        index = ctx.swizzled_index(row, col, staged.shape[1], row_len)
+        index = swizzled_index(ctx, row, col, staged.shape[1], row_len)
         return ctx.smem_address(index, 2, staged.offset)
 
     def a_fragment(i: int, kk: int) -> list:

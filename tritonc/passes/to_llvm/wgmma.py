@@ -31,7 +31,7 @@ r N/2 .. (r + 1) N/2 - 1, in order.
 Shared-memory descriptors (PTX ISA, "Matrix Descriptor Format"): bits 0-13 hold the start
 address >> 4, bits 16-29 the leading byte offset >> 4, bits 32-45 the stride byte offset
 >> 4 and bits 62-63 the swizzle (1: 128 bytes, 2: 64, 3: 32). The tiles are laid out by
-`ctx.swizzled_index`: rows of min(2 x columns, 128) bytes swizzled with that period, and
+`tile_index.swizzled_index`: rows of min(2 x columns, 128) bytes swizzled with that period, and
 columns beyond 64 in further blocks of 64. So for
   A (M x K, K-major): 8 rows are one swizzle period (stride offset 8 x row bytes); the
     leading offset is unused; step kk starts 32 kk bytes into the row, in column block
@@ -47,6 +47,7 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.shape import store_vector
+from tritonc.passes.to_llvm.tile_index import slab_row, swizzled_index
 from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import warpgroup_reps, wgmma_row_bytes, wgmma_takes
@@ -97,26 +98,9 @@ def a_reps(ctx: LoweringContext, operand) -> int:
     return warpgroup_reps(ctx.shape(operand.type)[0], ctx.num_warps)
 
 
-def slab_row(ctx: LoweringContext, row, reps: int):
-    """The shared-memory row of A's row `row` (an i32) for `reps` wgmmas per warpgroup:
-    warp w owns `reps` consecutive 16-row tiles of A (the mma layout), and wgmma r of its
-    warpgroup reads the 64-row slab r of the warpgroup's rows, warp w's 16 rows at
-    16 (w % 4), so tile t = reps w + r of A goes to tile num_warps r + w (inside the slab
-    of its warpgroup)."""
-    if reps == 1:
-        return row
-    shift = reps.bit_length() - 1
-    tile = ctx.binop("arith.shrui", row, ctx.i32(4))
-    warp = ctx.binop("arith.shrui", tile, ctx.i32(shift))
-    rep = ctx.binop("arith.andi", tile, ctx.i32(reps - 1))
-    slab = ctx.binop("arith.addi", ctx.binop("arith.muli", rep, ctx.i32(ctx.num_warps)), warp)
-    return ctx.binop("arith.ori", ctx.binop("arith.shli", slab, ctx.i32(4)),
-                     ctx.binop("arith.andi", row, ctx.i32(15)))
-
-
 def _stage(ctx: LoweringContext, value, transpose: bool, offset: int, reps: int = 1) -> None:
     """Write the 2-D fp16/bf16 `value` at byte `offset` of the scratch area as the rows x
-    columns tile wgmma reads (`ctx.swizzled_index` with column blocks), its dimensions
+    columns tile wgmma reads (`tile_index.swizzled_index` with column blocks), its dimensions
     swapped when `transpose`, its rows ordered for `reps` wgmmas per warpgroup
     (`slab_row`). Registers consecutive along the tile's rows (the layout's fastest
     dimension) go out as one vector of up to 16 bytes."""
@@ -130,7 +114,7 @@ def _stage(ctx: LoweringContext, value, transpose: bool, offset: int, reps: int 
     for start in range(0, len(regs), vec):
         d0, d1 = coords[start]
         row, col = (d1, d0) if transpose else (slab_row(ctx, d0, reps), d1)
-        ptr = ctx.smem_ptr(ctx.swizzled_index(row, col, rows, row_len, True), elt, offset)
+        ptr = ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, True), elt, offset)
         store_vector(ctx, regs[start:start + vec], ptr)
 
 
