@@ -599,8 +599,9 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
                           ctx.i32(ring))
         ptrs, masks = tiles_for(iv_ahead, ahead)
         _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
-        nxt.extend(_opaque(ctx, r) for regs, vec in zip(advance(iv_ahead, ahead), p.vecs)
-                   for r in regs[::vec])
+        for regs, before, vec in zip(advance(iv_ahead, ahead), ahead, p.vecs):
+            nxt.extend(r if r == was else _opaque(ctx, r)  # a base the loop keeps stays as is
+                       for r, was in zip(regs[::vec], before[::vec]))
 
     if issuer is not None:
         # S+1 buffers: (i+S-1) % (S+1) was read by the dot of i-2, done by now; S: once
