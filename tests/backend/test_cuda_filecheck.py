@@ -500,6 +500,30 @@ def test_ring_copies_add_immediates_to_one_address_per_tile(num_warps, block_n):
     assert report["spill_stores"] == 0 and not report["warnings"], report
 
 
+@pytest.mark.parametrize("a_order", [(1, 0), (0, 1)])
+def test_block_pointer_copies_add_one_moving_offset_to_fixed_ones(a_order):
+    """A block pointer's address is base + sum(off_d stride_d) + sum(c_d stride_d): the
+    first part moves with `tl.advance` and is computed once per tile and iteration, the
+    second is each register's own and stays out of the loop; the bounds are compared as
+    -off_d <= c_d < shape_d - off_d. So the loop multiplies once per operand, not once
+    per 16-byte chunk."""
+    import matmul_kernels
+
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32",
+           **{n: "i32" for n in ("M", "N", "K", "stride_bk", "stride_cm")},
+           "stride_am" if a_order == (1, 0) else "stride_ak": "i32"}
+    const = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, A_ORDER=a_order,
+                 B_ORDER=(1, 0), PRECISION="ieee", stride_bn=1, stride_cn=1,
+                 **{"stride_ak" if a_order == (1, 0) else "stride_am": 1})
+    k = tritonc.compile(matmul_kernels.matmul_block_ptr, sig, const, target="cuda:90",
+                        divisible_by_16=set(sig), num_warps=8, num_stages=3)
+    body = _loop_body(k.asm["ptx"])
+    assert body.count("cp.async.cg.shared.global") == (128 * 64 + 64 * 256) * 2 // 16 // 256
+    assert len(re.findall(r"mul\.(?:lo\.s64|wide\.[su]32)", body)) <= 2, body
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and not report["warnings"], report
+
+
 def test_a_dot_staging_an_operand_each_iteration_waits_for_itself():
     """With K not known to be a multiple of 16, A's mask varies along its rows, so cp.async
     cannot copy it: A is stored into the scratch area by every iteration. A dot left in

@@ -71,21 +71,39 @@ def lower_make_descriptor(ctx: LoweringContext, op) -> list:
 
 
 def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, checked):
-    """(pointer, in-bounds predicate or None) for every register of `result_ty`."""
+    """(pointer, in-bounds predicate or None) for every register of `result_ty`.
+
+    In 64 bits, as the element's position off_d + c_d along each dimension d is: the
+    offsets' part (sum of off_d stride_d, and the bounds -off_d <= c_d < shape_d - off_d)
+    is computed once per access, and each register's part (sum of c_d stride_d) from its
+    coordinates alone, so that in a loop advancing the offsets LLVM keeps one invariant
+    offset per register and adds it to one changing base."""
     elt = ir.Type.parse(str(ctx.element_type(result_ty)).replace("f8E4M3FN", "i8")
                         .replace("f8E5M2", "i8").replace("f8E4M3B11FNUZ", "i8"))
+    i64 = ir.IntegerType.get_signless(64)
+    wide = [_i64(ctx, o) for o in offsets]
+    moved = None
+    for off, stride in zip(wide, strides):
+        term = ctx.binop("arith.muli", off, stride)
+        moved = term if moved is None else ctx.binop("arith.addi", moved, term)
+    start = ctx.value("llvm.getelementptr", [base, moved], base.type, {
+        "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+        "elem_type": ir.TypeAttr.get(elt)})
+    zero = ctx.const(0, i64)
+    bounds = {d: (ctx.binop("arith.subi", zero, wide[d]),
+                  ctx.binop("arith.subi", _i64(ctx, shape[d]), wide[d])) for d in checked}
     ptrs, preds = [], []
     for coord in ctx.coordinates(result_ty):
         index, pred = None, None
         for d, c in enumerate(coord):
-            pos = ctx.binop("arith.addi", offsets[d], c)
-            term = ctx.binop("arith.muli", _i64(ctx, pos), strides[d])
+            c = _i64(ctx, c)
+            term = ctx.binop("arith.muli", c, strides[d])
             index = term if index is None else ctx.binop("arith.addi", index, term)
             if d in checked:
-                inside = ctx.binop("arith.andi", _cmp(ctx, 5, pos, ctx.i32(0)),
-                                   _cmp(ctx, 2, _i64(ctx, pos), _i64(ctx, shape[d])))
+                low, high = bounds[d]
+                inside = ctx.binop("arith.andi", _cmp(ctx, 5, c, low), _cmp(ctx, 2, c, high))
                 pred = inside if pred is None else ctx.binop("arith.andi", pred, inside)
-        ptrs.append(ctx.value("llvm.getelementptr", [base, index], base.type, {
+        ptrs.append(ctx.value("llvm.getelementptr", [start, index], base.type, {
             "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
             "elem_type": ir.TypeAttr.get(elt)}))
         preds.append(pred)
