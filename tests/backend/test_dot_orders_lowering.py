@@ -117,8 +117,8 @@ CHECK: wgmma.fence.sync.aligned
 def test_two_wgmmas_per_warpgroup_cover_taller_tiles(a_col, b_col, b_trans, tile, warps,
                                                      tmp_path):
     """An accumulator of 32 rows per warp is two m64n128k16 per warpgroup and K step, one
-    per 64-row slab of A's ring (its rows in `slab_row` order), each on its half of the
-    accumulator registers; no spills."""
+    per 64-row slab of A's ring (each warp's tiles 16 x warps rows apart), each on its
+    half of the accumulator registers; no spills."""
     k = _compile(a_col, b_col, b_trans, 90, tile=tile, warps=warps)
     trans_a, trans_b = int(a_col), int(not b_col)
     step = ("CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "

@@ -138,6 +138,8 @@ def linear_placements(ll, num_warps):
     (SliceLayout(1, MmaLayout((8, 2))), (32,), 16),
     (DotOperandLayout(0, MmaLayout((4, 1))), (64, 32), 4),
     (DotOperandLayout(0, MmaLayout((2, 2))), (64, 32), 4),
+    (MmaLayout((4, 1)), (128, 64), 4), (MmaLayout((2, 2)), (128, 32), 4),
+    (DotOperandLayout(0, MmaLayout((4, 1))), (128, 32), 4),
     (BlockedLayout.default((128, 64), 8), (128, 64), 8),
     (BlockedLayout.default((64, 64), 8, 8, order=(0, 1)), (64, 64), 8),
     (BlockedLayout((1, 4), (8, 4), (4, 1), (1, 0)), (16, 8), 4),  # tile larger: copies
@@ -305,9 +307,11 @@ def test_linear_encoding_text_round_trips_and_parses_in_mlir():
 
 
 def test_the_warpgroup_accumulator_is_the_mma_layout_with_warps_along_m():
-    """With one 16-row slice per warp (M = 16 x warps) the wgmma accumulator places every
-    element where `MmaLayout((num_warps, 1))` does, so the lowering's wgmma and mma.sync
-    paths share one layout."""
+    """With the warps along M the wgmma accumulator places every element where
+    `MmaLayout((num_warps, 1))` does, registers in the same order, with one 16-row tile
+    per warp (M = 16 x warps) or several (each warp's tiles 16 x warps rows apart), so the
+    lowering's wgmma and mma.sync paths share one layout."""
     for n in (16, 64, 128, 256):
-        assert MmaLayout((4, 1)).to_linear((64, n)) == enc.mma_v3((64, n), (4, 1), n)
-        assert MmaLayout((8, 1)).to_linear((128, n)) == enc.mma_v3((128, n), (8, 1), n)
+        for m, warps in ((64, 4), (128, 8), (128, 4), (256, 4), (256, 8)):
+            assert MmaLayout((warps, 1)).to_linear((m, n)) == \
+                enc.mma_v3((m, n), (warps, 1), n)

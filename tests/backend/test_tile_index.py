@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from tritonc.passes.to_llvm.tile_index import Ints, register_deltas, slab_row, swizzled_index
+from tritonc.passes.to_llvm.tile_index import Ints, register_deltas, swizzled_index
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
 
@@ -14,7 +14,7 @@ from tritonc.passes.ttgir.layouts import BlockedLayout
                                                     (128, 32, False), (16, 16, False),
                                                     (32, 256, True)])
 def test_swizzled_index_is_a_bijection_without_bank_conflicts(rows, row_len, blocks):
-    ints = Ints(4)
+    ints = Ints()
     index = {(r, c): swizzled_index(ints, r, c, rows, row_len, blocks)
              for r, c in itertools.product(range(rows), range(row_len))}
     assert sorted(index.values()) == list(range(rows * row_len))
@@ -26,17 +26,10 @@ def test_swizzled_index_is_a_bijection_without_bank_conflicts(rows, row_len, blo
             assert len(slots) == 8
 
 
-@pytest.mark.parametrize("rows, reps, warps", [(128, 2, 4), (256, 2, 8), (128, 1, 8),
-                                                (256, 4, 4)])
-def test_slab_row_is_a_permutation(rows, reps, warps):
-    ints = Ints(warps)
-    assert sorted(slab_row(ints, r, reps) for r in range(rows)) == list(range(rows))
-
-
 def _deltas_by_thread(layout, shape, warps, index):
     """{thread: [index(register r) - index(register 0)]}: every thread's coordinates
     taken from the lane and warp strides, independently of `register_deltas`."""
-    ints, out = Ints(warps), {}
+    ints, out = Ints(), {}
     offsets = layout.register_offsets(shape)
     for warp, lane in itertools.product(range(warps), range(32)):
         base = [0, 0]

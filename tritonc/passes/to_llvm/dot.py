@@ -96,9 +96,9 @@ def _mma(ctx: LoweringContext, op) -> list:
     log_wm = wm.bit_length() - 1
     warp_m = ctx.binop("arith.andi", ctx.warp, ctx.i32(wm - 1))
     warp_n = _cmp_free_shift(ctx, ctx.warp, log_wm)
-    warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(bm))
+    warp_row = ctx.binop("arith.muli", warp_m, ctx.i32(16))  # its tiles row_step apart
     warp_col = ctx.binop("arith.muli", warp_n, ctx.i32(bn))
-    if bm * wm > m_dim:  # warps holding copies of a block compute it too
+    if 16 * wm > m_dim:  # warps holding copies of a tile compute it too
         warp_row = ctx.binop("arith.andi", warp_row, ctx.i32(m_dim - 1))
     if bn * layout.warps_per_cta[1] > n_dim:
         warp_col = ctx.binop("arith.andi", warp_col, ctx.i32(n_dim - 1))
@@ -106,7 +106,8 @@ def _mma(ctx: LoweringContext, op) -> list:
     if kind in _ELEMENTWISE or kind in NATIVE:
         frag = _ELEMENTWISE.get(kind) or _fp8_fragments(kind, str(ctx.element_type(b.type)))
         return [_mma_elementwise(ctx, frag, list(ctx.get(c)), staged_a, staged_b, warp_row,
-                                 warp_col, (bm, bn, k_dim), b_transposed=bytewise)]
+                                 warp_col, (bm, bn, k_dim), layout.row_step,
+                                 b_transposed=bytewise)]
 
     lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
     lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
@@ -153,12 +154,12 @@ def _mma(ctx: LoweringContext, op) -> list:
             # matrix q holds rows k0 + 8 (q // 2) .. + 7 at columns m0 + 8 (q % 2) .. + 7;
             # read transposed, they are a0..a3
             k = ctx.binop("arith.addi", a_lane_k, ctx.i32(kk * 16))
-            m = ctx.binop("arith.addi", a_lane_m, ctx.i32(i * 16))
+            m = ctx.binop("arith.addi", a_lane_m, ctx.i32(i * layout.row_step))
             return ldmatrix(flipped_address(staged_a, k, m, m_dim), 4, True)
         # lanes 0-15 address rows 0-15 at column 0 of the 16 x 16 slice, lanes 16-31 the
         # same rows at column 8: the four 8 x 8 matrices are a0..a3 of mma's A operand
         row = ctx.binop("arith.addi", warp_row, ctx.binop("arith.addi", lane_row,
-                                                          ctx.i32(i * 16)))
+                                                          ctx.i32(i * layout.row_step)))
         col = ctx.binop("arith.addi", lane_col8, ctx.i32(kk * 16))
         return ldmatrix(shared_address(staged_a, row, col, k_dim), 4, False)
 
@@ -265,11 +266,13 @@ def _fp8_fragments(a_kind: str, b_kind: str) -> _Fragments:
 
 
 def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_a, staged_b,
-                     warp_row, warp_col, block: tuple, b_transposed: bool = False) -> list:
+                     warp_row, warp_col, block: tuple, row_step: int,
+                     b_transposed: bool = False) -> list:
     """fp32 operands with `input_precision="tf32"` (`mma.sync.aligned.m16n8k8` on tf32)
-    and 8-bit ones (`m16n8k32`): one mma for every 16 x 8 tile of the warp's block and
-    every `frag.k`-deep step of K, the operands read from their staged copies (see
-    `_Fragments`; B staged as N x K when `b_transposed`, as the 8-bit kinds need)."""
+    and 8-bit ones (`m16n8k32`): one mma for every 16 x 8 tile of the warp's (its 16-row
+    tiles `row_step` apart) and every `frag.k`-deep step of K, the operands read from
+    their staged copies (see `_Fragments`; B staged as N x K when `b_transposed`, as the
+    8-bit kinds need)."""
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
     t = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)),
@@ -296,7 +299,7 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
                     register(staged_b, at(t, frag.k * kk + r), n) for r in frag.b_rows]
                    for n in cols]
         for i in range(bm // 16):
-            a_frag = [register(staged_a, at(rows, 16 * i + 8 * h), at(t, frag.k * kk + c))
+            a_frag = [register(staged_a, at(rows, row_step * i + 8 * h), at(t, frag.k * kk + c))
                       for h, c in zip(frag.a_rows, frag.a_cols)]
             for j, b_frag in enumerate(b_frags):
                 _mma_tile(ctx, asm, a_frag, b_frag, accs, (i * n_tiles + j) * 4)

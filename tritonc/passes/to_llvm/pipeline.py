@@ -64,8 +64,8 @@ from tritonc.passes.to_llvm.blocks import (
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import RULES
 from tritonc.passes.to_llvm.memory import vector_width
-from tritonc.passes.to_llvm.tile_index import register_deltas, slab_row, swizzled_index
-from tritonc.passes.to_llvm.wgmma import a_reps, wait_accumulators, warpgroup_dot
+from tritonc.passes.to_llvm.tile_index import register_deltas, swizzled_index
+from tritonc.passes.to_llvm.wgmma import wait_accumulators, warpgroup_dot
 from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
@@ -149,7 +149,6 @@ class Plan:
                  trans: dict) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
         self.wgmma_loads, self.transposed, self.trans = wgmma_loads, transposed, trans
-        self.slab_rows: dict = {}  # A tiles of several wgmmas per warpgroup: (reps, M dim)
 
 
 def _is_transposed(ctx: LoweringContext, load) -> bool:
@@ -255,13 +254,7 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
     for load in loads:
         if _dot_use(load)[1] is not None:
             p_trans[load] = _dot_use(load)[1]
-    out = Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed, p_trans)
-    for load in wgmma_loads:
-        dot, trans = _dot_use(load)
-        tile = (trans or load).results[0]
-        if dot.operands[0] == tile and a_reps(ctx, tile) > 1:
-            out.slab_rows[load] = (a_reps(ctx, tile), 0 if trans is None else 1)
-    return out
+    return Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed, p_trans)
 
 
 def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted, guard=None) -> list:
@@ -309,13 +302,10 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         flip = load in p.transposed
         if flip:
             rows, row_len = row_len, rows
-        reps, m_dim = p.slab_rows.get(load, (1, 0))
         column_blocks = load in p.wgmma_loads
 
-        def index(arith, coord, flip=flip, rows=rows, row_len=row_len, reps=reps,
-                  m_dim=m_dim, column_blocks=column_blocks):
-            coord = list(coord)
-            coord[m_dim] = slab_row(arith, coord[m_dim], reps)
+        def index(arith, coord, flip=flip, rows=rows, row_len=row_len,
+                  column_blocks=column_blocks):
             row, col = coord[::-1] if flip else coord
             return swizzled_index(arith, row, col, rows, row_len, column_blocks)
 

@@ -1,10 +1,9 @@
 """Where the elements of a tile sit in shared memory, written once for the IR and for ints.
 
 `swizzled_index` (16-byte chunks XOR-swizzled by row, optionally in column blocks of 64)
-and `slab_row` (wgmma's order of A's rows) take an `arith`: anything with
-`binop(name, a, b)` on the `arith` dialect's names, `i32(c)` and `num_warps`. The
-lowering context emits i32 ops with them; `Ints` evaluates them on integers (or on
-numpy arrays of them, every thread at once).
+takes an `arith`: anything with `binop(name, a, b)` on the `arith` dialect's names and
+`i32(c)`. The lowering context emits i32 ops with it; `Ints` evaluates it on integers
+(or on numpy arrays of them, every thread at once).
 
 `register_deltas` uses the second: for a layout it proves that each register's index
 is the first register's plus a constant, the same for every thread. A copy or store of
@@ -32,10 +31,8 @@ _INT_OPS = {"arith.addi": operator.add, "arith.muli": operator.mul,
 class Ints:
     """The `arith` of Python integers or numpy arrays of them (non-negative i32 values)."""
 
-    def __init__(self, num_warps: int) -> None:
-        self.num_warps = num_warps
-
-    def binop(self, name: str, a: int, b: int) -> int:
+    @staticmethod
+    def binop(name: str, a: int, b: int) -> int:
         return _INT_OPS[name](a, b)
 
     @staticmethod
@@ -70,24 +67,6 @@ def swizzled_index(arith, row, col, rows: int, row_len: int, column_blocks: bool
                                    within))
 
 
-def slab_row(arith, row, reps: int):
-    """The shared-memory row of A's row `row` for `reps` wgmmas per warpgroup: warp w
-    owns `reps` consecutive 16-row tiles of A (the mma layout), and wgmma r of its
-    warpgroup reads the 64-row slab r of the warpgroup's rows, warp w's 16 rows at
-    16 (w % 4), so tile t = reps w + r of A goes to tile num_warps r + w (inside the slab
-    of its warpgroup)."""
-    if reps == 1:
-        return row
-    shift = reps.bit_length() - 1
-    tile = arith.binop("arith.shrui", row, arith.i32(4))
-    warp = arith.binop("arith.shrui", tile, arith.i32(shift))
-    rep = arith.binop("arith.andi", tile, arith.i32(reps - 1))
-    slab = arith.binop("arith.addi", arith.binop("arith.muli", rep, arith.i32(arith.num_warps)),
-                       warp)
-    return arith.binop("arith.ori", arith.binop("arith.shli", slab, arith.i32(4)),
-                       arith.binop("arith.andi", row, arith.i32(15)))
-
-
 def thread_bases(layout: Layout, shape: tuple[int, ...], num_warps: int) -> list[np.ndarray]:
     """Along each dimension, the coordinate of register 0 of every thread (before the
     register offsets), as `LoweringContext.bases` computes it from the lane and warp ids:
@@ -108,7 +87,7 @@ def register_deltas(layout: Layout, shape: tuple[int, ...], num_warps: int,
     register 0) when that difference is the same in every thread; None when it is not
     for some register. `index(arith, coord)` is the index function written over an
     `arith` (see above); it is evaluated on arrays over all threads at once."""
-    ints = Ints(num_warps)
+    ints = Ints()
     offsets = layout.register_offsets(shape)
     wraps = [layout.tile(d) > shape[d] for d in range(len(shape))]
     bases = thread_bases(layout, shape, num_warps)

@@ -1,13 +1,12 @@
 """Lowering of `tt.dot` on Hopper's warpgroup tensor cores (`wgmma`, sm_90a).
 
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
-the warps along M (passes/ttgir/mma_layouts.py: warp w owns R consecutive 16-row tiles,
-R = M / (16 num_warps)), its operands are fp16/bf16 and it accumulates in fp32. Each
-warpgroup issues R wgmmas per K step: wgmma r computes the warps' tiles r, the 64-row
-slab r of the warpgroup (a wgmma gives warp w % 4 rows 16 (w % 4) .. + 15 of its slab),
-on registers r N/2 .. (r + 1) N/2 - 1 of the accumulator; A's shared-memory tile holds
-its rows in that slab order (`slab_row`). A comes
-from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
+the warps along M (passes/ttgir/mma_layouts.py: warp w owns R 16-row tiles, 16 num_warps
+rows apart, R = M / (16 num_warps)), its operands are fp16/bf16 and it accumulates in
+fp32. Each warpgroup issues R wgmmas per K step: wgmma r of warpgroup g computes the
+warps' tiles r, rows 16 num_warps r + 64 g .. + 63 (a wgmma gives warp w % 4 rows
+16 (w % 4) .. + 15 of its 64), on registers r N/2 .. (r + 1) N/2 - 1 of the accumulator.
+A comes from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
 memory like B: the ring buffer a software-pipelined loop copied it to (pipeline.py), else
 staged into the scratch area (`_stage`; B K-major when its registers run along K).
 
@@ -47,7 +46,7 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.shape import store_vector
-from tritonc.passes.to_llvm.tile_index import slab_row, swizzled_index
+from tritonc.passes.to_llvm.tile_index import swizzled_index
 from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import warpgroup_reps, wgmma_row_bytes, wgmma_takes
@@ -92,18 +91,11 @@ def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str]
             for q in range(results)]
 
 
-def a_reps(ctx: LoweringContext, operand) -> int:
-    """The wgmmas per warpgroup and K step of the dot whose A operand is `operand`, whose
-    rows its shared-memory tile then orders as `slab_row` does."""
-    return warpgroup_reps(ctx.shape(operand.type)[0], ctx.num_warps)
-
-
-def _stage(ctx: LoweringContext, value, transpose: bool, offset: int, reps: int = 1) -> None:
+def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
     """Write the 2-D fp16/bf16 `value` at byte `offset` of the scratch area as the rows x
     columns tile wgmma reads (`tile_index.swizzled_index` with column blocks), its dimensions
-    swapped when `transpose`, its rows ordered for `reps` wgmmas per warpgroup
-    (`slab_row`). Registers consecutive along the tile's rows (the layout's fastest
-    dimension) go out as one vector of up to 16 bytes."""
+    swapped when `transpose`. Registers consecutive along the tile's rows (the layout's
+    fastest dimension) go out as one vector of up to 16 bytes."""
     shape = ctx.shape(value.type)
     rows, row_len = (shape[1], shape[0]) if transpose else shape
     layout = ctx.layout(value.type)
@@ -113,7 +105,7 @@ def _stage(ctx: LoweringContext, value, transpose: bool, offset: int, reps: int 
     regs, coords = ctx.get(value), ctx.coordinates(value.type)
     for start in range(0, len(regs), vec):
         d0, d1 = coords[start]
-        row, col = (d1, d0) if transpose else (slab_row(ctx, d0, reps), d1)
+        row, col = (d1, d0) if transpose else (d0, d1)
         ptr = ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, True), elt, offset)
         store_vector(ctx, regs[start:start + vec], ptr)
 
@@ -133,14 +125,13 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
         b_k_major = b in ctx.smem_k_major
     else:
         b_k_major = isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0
-    staged = [(v, t, r) for v, t, r, at in ((a, False, a_reps(ctx, a), a_at),
-                                             (b, b_k_major, 1, b_at)) if at is None]
+    staged = [(v, t) for v, t, at in ((a, False, a_at), (b, b_k_major, b_at)) if at is None]
     if staged:
         ctx.barrier()
         offsets, total = {}, 0
-        for value, transpose, reps in staged:
+        for value, transpose in staged:
             offsets[value] = total
-            _stage(ctx, value, transpose, total, reps)
+            _stage(ctx, value, transpose, total)
             rows, cols = ctx.shape(value.type)
             total += (rows * cols * 2 + 1023) // 1024 * 1024
         ctx.reserve_smem(total)
@@ -159,7 +150,7 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     Before (TTGIR):
         %q = tt.load ... : tensor<128x64xf16, #blocked>
         scf.for ... { %s = "tt.dot"(%q, %k, %zero) ... }
-    After (PTX): bar.sync; st.shared of %q's rows in slab order at resident_base + offset;
+    After (PTX): bar.sync; st.shared of %q's rows at resident_base + offset;
     fence.proxy.async.shared::cta; bar.sync; the loop, whose wgmmas take %q's descriptor.
     """
     block, here = loop.regions[0].blocks[0], loop.operation.block
@@ -182,7 +173,7 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     for a in values:
         rows, cols = ctx.shape(a.type)
         at = ctx.binop("arith.addi", ctx.resident_base, ctx.i32(ctx.resident_bytes))
-        _stage(ctx, a, False, at, a_reps(ctx, a))
+        _stage(ctx, a, False, at)
         ctx.smem_operands[a] = at
         ctx.resident[a] = (at, here)
         ctx.resident_bytes += (rows * cols * 2 + 1023) // 1024 * 1024
@@ -224,7 +215,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * a_row)), 1,
                                    a_at)
         a_desc = _descriptor(ctx, a_start, 16, 8 * a_row, a_row)
-        slab_bytes = groups * 64 * a_row  # wgmma r reads the rows of slab r (`slab_row`)
+        slab_bytes = groups * 64 * a_row  # wgmma r reads rows 16 num_warps r + 64 g on
     ctx.arch_specific = True
 
     regs = n // 2

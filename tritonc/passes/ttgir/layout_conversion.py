@@ -41,9 +41,9 @@ the mma accumulator layout of four warps as 2 x 2.
     >>> plan.store_map.apply(0, 5, 1)     # register 0 of lane 5, warp 1: element offset
     (148, 0)
     >>> read_sources(plan, warp=1, lane=5)[:2]   # (src register, src lane, src warp)
-    [(18, 4, 0), (19, 4, 0)]
+    [(2, 4, 2), (3, 4, 2)]
 
-Its first two mma registers hold what registers 18 and 19 of lane 4 of warp 0 loaded.
+Its first two mma registers hold what registers 2 and 3 of lane 4 of warp 2 loaded.
 
 The lowering asks `plan.kind` and then: for "permutation", `plan.sources_of_registers`;
 for "shuffle", each round's constants and per-lane-bit XOR masks (`src_register` /

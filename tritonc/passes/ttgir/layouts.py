@@ -159,8 +159,11 @@ class MmaLayout:
 
     A warp owns 16 x 8 tiles: lane = 4 * group + t holds rows `group` and `group + 8`,
     columns `2t` and `2t + 1` (registers c0..c3). `warps_per_cta = [wm, wn]` tiles the
-    warps over M then N; each warp repeats its 16 x 8 tile over its M/wm x N/wn block, at
-    least one tile: warps beyond a smaller shape hold copies (their strides reach past it).
+    warps over M then N: along M the warps take consecutive 16-row tiles and repeat every
+    16 wm rows (warp i owns tiles i, i + wm, ...: the 64 rows of one wgmma are those of a
+    warpgroup's four warps), along N each warp repeats its 8-column tile over its N/wn
+    block. At least one tile: warps beyond a smaller shape hold copies (their strides
+    reach past it).
     """
 
     warps_per_cta: tuple[int, int]
@@ -185,32 +188,40 @@ class MmaLayout:
         return (16, 8)[d] * self.warps_per_cta[d]
 
     def warp_block(self, shape: tuple[int, ...]) -> tuple[int, int]:
-        """The rows and columns of one warp: its share of the shape, at least one 16 x 8
-        tile (the warps beyond a smaller shape hold copies)."""
+        """How many rows and columns one warp holds: its share of the shape, at least one
+        16 x 8 tile (the warps beyond a smaller shape hold copies)."""
         return max(16, shape[0] // self.warps_per_cta[0]), max(8, shape[1] // self.warps_per_cta[1])
+
+    @property
+    def row_step(self) -> int:
+        """The rows between a warp's consecutive 16-row tiles."""
+        return 16 * self.warps_per_cta[0]
 
     def num_registers(self, shape: tuple[int, ...]) -> int:
         return len(self.register_offsets(shape))
 
     def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """Tile (i, j) of the warp's block, then c0..c3 within it. A dimension smaller than
-        the tile (a 128 x 1 column that broadcasts onto the rows) keeps each element once."""
+        """Tile (i, j) of the warp's (rows i `row_step` apart), then c0..c3 within it. A
+        dimension smaller than the tile (a 128 x 1 column that broadcasts onto the rows)
+        keeps each element once."""
         bm, bn = self.warp_block(shape)
         seen: dict[tuple[int, int], None] = {}
         for i in range(max(1, bm // 16)):
             for j in range(max(1, bn // 8)):
                 for row, col in ((0, 0), (0, 1), (8, 0), (8, 1)):
-                    seen.setdefault(((i * 16 + row) % shape[0], (j * 8 + col) % shape[1]))
+                    seen.setdefault(((i * self.row_step + row) % shape[0],
+                                     (j * 8 + col) % shape[1]))
         return list(seen)
 
     def lane_strides(self) -> list[tuple[int, int]]:
         return [(1, 2), (1, 4), (0, 1), (0, 2), (0, 4)]
 
     def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
-        """(dimension, element stride) of each warp-id bit: warps step by their block."""
-        bm, bn = self.warp_block(shape)
+        """(dimension, element stride) of each warp-id bit: a 16-row tile along M, a
+        warp's block along N."""
+        _, bn = self.warp_block(shape)
         out = []
-        for d, (count, block) in enumerate(zip(self.warps_per_cta, (bm, bn))):
+        for d, (count, block) in enumerate(zip(self.warps_per_cta, (16, bn))):
             k = 0
             while (1 << k) < count:
                 out.append((d, block << k))
@@ -340,9 +351,10 @@ class DotOperandLayout:
         return 16 * self.parent.warps_per_cta[0] if d == 0 else 16
 
     def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """Tile i, then step kk, then a0..a7."""
+        """Tile i (the parent's `row_step` apart), then step kk, then a0..a7."""
         rows = self.parent.warp_block(shape)[0]
-        return [(16 * i + r, 16 * kk + c) for i in range(max(1, rows // 16))
+        step = self.parent.row_step
+        return [(step * i + r, 16 * kk + c) for i in range(max(1, rows // 16))
                 for kk in range(shape[1] // 16) for r, c in self._PAIRS]
 
     def num_registers(self, shape: tuple[int, ...]) -> int:
@@ -353,8 +365,7 @@ class DotOperandLayout:
 
     def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
         wm, wn = self.parent.warps_per_cta
-        rows = self.parent.warp_block(shape)[0]
-        return [(0, rows << k) for k in range(wm.bit_length() - 1)] + \
+        return [(0, 16 << k) for k in range(wm.bit_length() - 1)] + \
             [(0, 0)] * (wn.bit_length() - 1)
 
     def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:

@@ -57,13 +57,14 @@ def _mma_lanes() -> list[tuple[int, ...]]:
 
 
 def mma_v2(shape: Sequence[int], warps_per_cta: Sequence[int]) -> LinearLayout:
-    """The accumulator of `mma.sync.m16n8k*` with warps `[wm, wn]` tiling M then N; each
-    warp repeats its 16 x 8 tile over its M/wm x N/wn block (at least one tile: warps
-    beyond a smaller shape hold copies)."""
+    """The accumulator of `mma.sync.m16n8k*` with warps `[wm, wn]` tiling M then N: along
+    M the warps take consecutive 16-row tiles, repeated every 16 wm rows; along N each
+    warp repeats its 8-column tile over its N/wn block (at least one tile: warps beyond a
+    smaller shape hold copies)."""
     wm, wn = warps_per_cta
     bm, bn = max(16, shape[0] // wm), max(8, shape[1] // wn)  # warps beyond hold copies
-    reg = [(0, 1), (8, 0)] + _steps(1, 2, 8, bn // 8) + _steps(0, 2, 16, bm // 16)
-    warp = _steps(0, 2, max(bm, 1), wm) + _steps(1, 2, max(bn, 1), wn)
+    reg = [(0, 1), (8, 0)] + _steps(1, 2, 8, bn // 8) + _steps(0, 2, 16 * wm, bm // 16)
+    warp = _steps(0, 2, 16, wm) + _steps(1, 2, max(bn, 1), wn)
     return distributed(shape, reg, _mma_lanes(), warp, drop_register_copies=True)
 
 
@@ -87,8 +88,9 @@ def dot_operand_v2(shape: Sequence[int], op_idx: int, warps_per_cta: Sequence[in
                    k_width: int = 2) -> LinearLayout:
     """Operand `op_idx` (0: A, M x K; 1: B, K x N) of `mma.sync.m16n8k(8 * k_width)`
     under an accumulator with warps `[wm, wn]`: a thread packs `k_width` consecutive K
-    elements per 32-bit register; A repeats over K steps then M tiles, B over K steps
-    then N tiles. Warps along the other operand's dimension hold copies."""
+    elements per 32-bit register; A repeats over K steps then M tiles (every 16 wm rows,
+    as the accumulator's), B over K steps then N tiles. Warps along the other operand's
+    dimension hold copies."""
     wm, wn = warps_per_cta
     kd, md = (1, 0) if op_idx == 0 else (0, 1)  # K dimension, M (or N) dimension
     kstep = 8 * k_width
@@ -99,10 +101,11 @@ def dot_operand_v2(shape: Sequence[int], op_idx: int, warps_per_cta: Sequence[in
     lane = [unit(2, kd, k_width), unit(2, kd, 2 * k_width)] + _steps(md, 2, 1, 8)
     tile = 16 if op_idx == 0 else 8
     block = max(tile, shape[md] // (wm if op_idx == 0 else wn))
-    reg += _steps(kd, 2, kstep, shape[kd] // kstep) + _steps(md, 2, tile, block // tile)
     if op_idx == 0:  # warp bits go along M, then along N (copies of A)
-        warp = _steps(md, 2, block, wm) + [(0, 0)] * log2(wn)
+        reg += _steps(kd, 2, kstep, shape[kd] // kstep) + _steps(md, 2, 16 * wm, block // 16)
+        warp = _steps(md, 2, 16, wm) + [(0, 0)] * log2(wn)
     else:  # copies of B along M, then N
+        reg += _steps(kd, 2, kstep, shape[kd] // kstep) + _steps(md, 2, tile, block // tile)
         warp = [(0, 0)] * log2(wm) + _steps(md, 2, block, wn)
     return distributed(shape, reg, lane, warp)
 
