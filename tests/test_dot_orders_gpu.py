@@ -1,7 +1,8 @@
 """tl.dot on the GPU for every operand order and source, against torch in float64: A and
 B row- or column-major through their strides, B loaded N x K and transposed (`.T`,
-`tl.trans`), block pointers of either order, tensor descriptors; fp16 and bf16; tiles
-on wgmma (sm_90) and on mma.sync; sizes that are not multiples of the tiles."""
+`tl.trans`), block pointers of either order, tensor descriptors; fp16 and bf16, and tf32
+and fp8 e4m3 (on wgmma where both tiles run along K, else on mma.sync); tiles on wgmma
+(sm_90) and on mma.sync; sizes that are not multiples of the tiles."""
 
 import sys
 from pathlib import Path
@@ -22,6 +23,12 @@ TILES = [(128, 256, 64, 8), (128, 128, 64, 8), (64, 128, 64, 4), (128, 128, 64, 
 SIZES = [(304, 272, 336), (300, 257, 129)]  # rows 16-byte aligned or not
 
 
+# dtype, input_precision, BLOCK_K divided by: tf32 tiles take half the K (shared memory)
+DTYPES = [("float16", "ieee", 1), ("bfloat16", "ieee", 1), ("float32", "tf32", 2),
+          ("float8_e4m3fn", "ieee", 1)]
+_TOLERANCE = {"float16": 1e-3, "bfloat16": 8e-3, "float32": 5e-3, "float8_e4m3fn": 1e-3}
+
+
 def _operands(m: int, n: int, k: int, dtype: str, a_col: bool, b_col: bool):
     import torch
 
@@ -36,9 +43,9 @@ def _operands(m: int, n: int, k: int, dtype: str, a_col: bool, b_col: bool):
 
 
 def _check(c, a, b, dtype: str) -> None:
-    want = a.double() @ b.double()
+    want = a.float().double() @ b.float().double()  # the operands as stored
     err = ((c.double() - want).norm() / want.norm()).item()
-    assert err <= (8e-3 if dtype == "bfloat16" else 1e-3), err
+    assert err <= _TOLERANCE[dtype], err
 
 
 def _grid(m: int, n: int, bm: int, bn: int) -> tuple:
@@ -46,11 +53,12 @@ def _grid(m: int, n: int, bm: int, bn: int) -> tuple:
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("dtype, precision, k_div", DTYPES)
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
 @pytest.mark.parametrize("bm, bn, bk, warps", TILES)
 @pytest.mark.parametrize("size", SIZES)
-def test_pointer_tiles_every_order(dtype, a_col, b_col, b_trans, bm, bn, bk, warps, size):
+def test_pointer_tiles_every_order(dtype, precision, k_div, a_col, b_col, b_trans, bm, bn,
+                                   bk, warps, size):
     import torch
 
     torch.manual_seed(3)
@@ -59,17 +67,17 @@ def test_pointer_tiles_every_order(dtype, a_col, b_col, b_trans, bm, bn, bk, war
     c = torch.full((m, n), float("nan"), device="cuda")
     mk.matmul_ptr[_grid(m, n, bm, bn)](
         a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, B_TRANS=b_trans,
-        PRECISION="ieee", num_warps=warps, num_stages=3)
+        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk // k_div, GROUP_M=8, B_TRANS=b_trans,
+        PRECISION=precision, num_warps=warps, num_stages=3)
     _check(c, a, b, dtype)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("dtype, precision, k_div", DTYPES)
 @pytest.mark.parametrize("a_col, b_col", [(False, False), (False, True), (True, False),
                                           (True, True)])
 @pytest.mark.parametrize("bm, bn, bk, warps", TILES[:3])
-def test_block_pointers_every_order(dtype, a_col, b_col, bm, bn, bk, warps):
+def test_block_pointers_every_order(dtype, precision, k_div, a_col, b_col, bm, bn, bk, warps):
     import torch
 
     torch.manual_seed(4)
@@ -78,9 +86,9 @@ def test_block_pointers_every_order(dtype, a_col, b_col, bm, bn, bk, warps):
     c = torch.full((m, n), float("nan"), device="cuda")
     mk.matmul_block_ptr[_grid(m, n, bm, bn)](
         a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
-        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
+        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk // k_div, GROUP_M=8,
         A_ORDER=(0, 1) if a_col else (1, 0), B_ORDER=(0, 1) if b_col else (1, 0),
-        PRECISION="ieee", num_warps=warps, num_stages=3)
+        PRECISION=precision, num_warps=warps, num_stages=3)
     _check(c, a, b, dtype)
 
 

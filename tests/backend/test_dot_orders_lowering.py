@@ -63,11 +63,12 @@ def test_interpreter_block_pointers(a_col, b_col, monkeypatch):
 
 
 def _compile(a_col: bool, b_col: bool, b_trans: int, arch: int, dtype: str = "bf16",
-             tile=(128, 256, 64), warps: int = 8):
-    sig = {n: f"*{dtype}" for n in ("a_ptr", "b_ptr", "c_ptr")}
+             tile=(128, 256, 64), warps: int = 8, precision: str = "ieee"):
+    sig = {n: f"*{dtype}" for n in ("a_ptr", "b_ptr")}
+    sig["c_ptr"] = "*fp32"
     sig.update({n: "i32" for n in ("M", "N", "K", "stride_cm")})
     const = dict(BLOCK_M=tile[0], BLOCK_N=tile[1], BLOCK_K=tile[2], GROUP_M=8,
-                 B_TRANS=b_trans, PRECISION="ieee", stride_cn=1)
+                 B_TRANS=b_trans, PRECISION=precision, stride_cn=1)
     unit, strided = ("stride_am", "stride_ak") if a_col else ("stride_ak", "stride_am")
     const[unit], sig[strided] = 1, "i32"
     unit, strided = ("stride_bk", "stride_bn") if b_col else ("stride_bn", "stride_bk")
@@ -170,6 +171,38 @@ CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert not report["warnings"], report["warnings"]  # no serialized wgmma
     assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2  # + the dot in flight
+
+
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+@pytest.mark.parametrize("dtype, precision, instr, k_tile", [
+    ("fp32", "tf32", "m64n256k8.f32.tf32.tf32", 32),
+    ("fp8e4nv", "ieee", "m64n256k32.f32.e4m3.e4m3", 64)])
+def test_tf32_and_fp8_take_wgmma_when_both_tiles_run_along_k(a_col, b_col, b_trans, dtype,
+                                                             precision, instr, k_tile,
+                                                             tmp_path):
+    """wgmma reads 8- and 32-bit tiles only K-major: A row-major with B column-major (or
+    loaded N x K and transposed) copy into the ring by 16-byte cp.async and take one wgmma
+    per 32 bytes of K, without the transpose immediates, and do not spill; every other
+    order runs on mma.sync."""
+    k = _compile(a_col, b_col, b_trans, 90, dtype, (128, 256, k_tile), 8, precision)
+    ptx = k.asm["ptx"]
+    if not a_col and (b_col or b_trans):
+        filecheck(ptx, f"""
+CHECK: .target sm_90a
+CHECK-NOT: ld.global
+CHECK: cp.async.cg.shared.global [{{{{.*}}}}], [{{{{.*}}}}], 16
+CHECK: wgmma.fence.sync.aligned
+CHECK: wgmma.mma_async.sync.aligned.{instr} {{{{.*}}}}, 1, 1, 1;
+CHECK: wgmma.mma_async.sync.aligned.{instr} {{{{.*}}}}, 1, 1, 1;
+CHECK: wgmma.commit_group.sync.aligned
+""", tmp_path)
+        assert ptx.count("wgmma.mma_async") == k_tile * (4 if dtype == "fp32" else 1) // 32
+        report = k.metadata["ptxas"]
+        assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    else:
+        assert "wgmma.mma_async" not in ptx and "mma.sync.aligned" in ptx
+
+
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
 def test_every_order_takes_mma_sync_on_ampere(a_col, b_col, b_trans, tmp_path):
     """The ring holds each tile as it lies in memory; ldmatrix reads a row-major A and a

@@ -156,6 +156,10 @@ def _is_transposed(ctx: LoweringContext, load) -> bool:
     return isinstance(layout, BlockedLayout) and layout.order[0] == 0
 
 
+def _elem_bytes(ctx: LoweringContext, load) -> int:
+    return element_bytes(ctx.scalar_type(load.results[0].type))
+
+
 def _copy_width(ctx: LoweringContext, load) -> int:
     """Registers of `load`'s tile one cp.async moves."""
     if load.name == "tt.descriptor_load":
@@ -164,11 +168,12 @@ def _copy_width(ctx: LoweringContext, load) -> int:
         return block_vector_width(ctx, load, load.results[0].type)
     segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
     mask = load.operands[1] if segs[1] else None
+    nbytes = _elem_bytes(ctx, load)
     if _is_transposed(ctx, load):  # registers run along the first dimension
         layout = ctx.layout(load.results[0].type)
-        return analysis_along(ctx).vector_width(load.operands[0], mask, 0, 2,
+        return analysis_along(ctx).vector_width(load.operands[0], mask, 0, nbytes,
                                                 layout.size_per_thread[0])
-    return vector_width(ctx, load.operands[0], mask, 2)
+    return vector_width(ctx, load.operands[0], mask, nbytes)
 
 
 def _block_tile_ok(ctx: LoweringContext, load) -> bool:
@@ -195,6 +200,17 @@ def _dot_use(load):
     return uses[0].owner, trans
 
 
+def _both_tiles(load, loads: list) -> bool:
+    """Whether both tiles of the dot `load` feeds are among `loads`: a tf32 or fp8 wgmma
+    reads both from the ring, or neither (it then runs on mma.sync)."""
+    dot = _dot_use(load)[0]
+    tiles = {v: None for v in dot.operands[:2]}
+    for other in loads:
+        trans = _dot_use(other)[1]
+        tiles.pop((trans or other).results[0], None)
+    return not tiles
+
+
 def plan(ctx: LoweringContext, loop) -> Plan | None:
     """The loads of `loop` to pipeline, with the ops and iteration arguments they need."""
     block = loop.regions[0].blocks[0]
@@ -210,8 +226,8 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
             continue
-        if element_bytes(ctx.scalar_type(op.results[0].type)) != 2:
-            continue
+        if _elem_bytes(ctx, op) != 2 and not warpgroup_dot(ctx, dot):
+            continue  # tf32 and fp8 tiles only for wgmma, which reads them K-major
         if len(ctx.shape(op.results[0].type)) != 2:
             continue
         if op.name == "tt.descriptor_load":
@@ -224,9 +240,10 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
             if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
                 continue
-        if _copy_width(ctx, op) < 2:
+        if _copy_width(ctx, op) * _elem_bytes(ctx, op) < 4:
             continue  # cp.async moves at least 4 bytes
         loads.append(op)
+    loads = [load for load in loads if _elem_bytes(ctx, load) == 2 or _both_tiles(load, loads)]
     if not loads:
         return None
     ops: list = []
@@ -280,10 +297,10 @@ def _asm(ctx: LoweringContext, text: str, operands=(), constraints: str = "") ->
 
 def _tile_bytes(ctx: LoweringContext, load) -> int:
     shape = ctx.shape(load.results[0].type)
-    n = 1
+    n = _elem_bytes(ctx, load)
     for s in shape:
         n *= s
-    return (n * 2 + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
+    return (n + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
 
 
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
@@ -294,8 +311,8 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
     for load, ptr_regs, mask_regs, offset in zip(p.loads, ptrs, masks, p.offsets):
         ty = load.results[0].type
         rows, row_len = ctx.shape(ty)
-        vec = _copy_width(ctx, load)
-        nbytes = 2 * vec
+        vec, elem = _copy_width(ctx, load), _elem_bytes(ctx, load)
+        nbytes = elem * vec
         base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
         coords = ctx.coordinates(ty)
         kind = "cg" if nbytes == 16 else "ca"
@@ -305,18 +322,18 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         column_blocks = load in p.wgmma_loads
 
         def index(arith, coord, flip=flip, rows=rows, row_len=row_len,
-                  column_blocks=column_blocks):
+                  column_blocks=column_blocks, elem=elem):
             row, col = coord[::-1] if flip else coord
-            return swizzled_index(arith, row, col, rows, row_len, column_blocks)
+            return swizzled_index(arith, row, col, rows, row_len, column_blocks, elem)
 
         starts = range(0, len(ptr_regs), vec)
         deltas = register_deltas(ctx.layout(ty), ctx.shape(ty), ctx.num_warps, index, starts)
-        first = ctx.smem_address(index(ctx, coords[0]), 2, base) if deltas else None
+        first = ctx.smem_address(index(ctx, coords[0]), elem, base) if deltas else None
         for n, start in enumerate(starts):
             if deltas:  # the offset in the instruction, where LLVM cannot hoist it apart
-                dst, at = first, f"$0+{2 * deltas[n]}"
+                dst, at = first, f"$0+{elem * deltas[n]}"
             else:
-                dst, at = ctx.smem_address(index(ctx, coords[start]), 2, base), "$0"
+                dst, at = ctx.smem_address(index(ctx, coords[start]), elem, base), "$0"
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
             size = ctx.value("arith.select", [pred, ctx.i32(nbytes), ctx.i32(0)], i32)

@@ -40,31 +40,36 @@ class Ints:
         return value
 
 
-def swizzled_index(arith, row, col, rows: int, row_len: int, column_blocks: bool = False):
-    """Element index of (row, col) in a row-major `rows` x `row_len` tile of 16-bit
+def swizzled_index(arith, row, col, rows: int, row_len: int, column_blocks: bool = False,
+                   elem_bytes: int = 2):
+    """Element index of (row, col) in a row-major `rows` x `row_len` tile of `elem_bytes`
     elements whose 16-byte chunks are XOR-swizzled by row, so that the 8 rows an
     ldmatrix (or a warp's cp.async) touches at one column fall in 8 different bank
-    groups. With `column_blocks` (the layout wgmma reads), a row longer than 64
-    elements is cut into blocks of 64 columns stored one after the other, each then
+    groups. With `column_blocks` (the layout wgmma reads), a row longer than 128 bytes
+    is cut into blocks of 128 bytes of columns stored one after the other, each then
     swizzled with the 128-byte period."""
-    if column_blocks and row_len > 64 and row_len % 64 == 0:
-        block = arith.binop("arith.muli", arith.binop("arith.shrui", col, arith.i32(6)),
-                            arith.i32(rows * 64))
-        inner = swizzled_index(arith, row, arith.binop("arith.andi", col, arith.i32(63)),
-                               rows, 64)
+    per_chunk, per_block = 16 // elem_bytes, 128 // elem_bytes
+    if column_blocks and row_len > per_block and row_len % per_block == 0:
+        shift = per_block.bit_length() - 1
+        block = arith.binop("arith.muli", arith.binop("arith.shrui", col, arith.i32(shift)),
+                            arith.i32(rows * per_block))
+        inner = swizzled_index(arith, row,
+                               arith.binop("arith.andi", col, arith.i32(per_block - 1)),
+                               rows, per_block, elem_bytes=elem_bytes)
         return arith.binop("arith.addi", block, inner)
-    chunks = row_len // 8
+    chunks = row_len // per_chunk
     if chunks < 2:
         return arith.binop("arith.addi", arith.binop("arith.muli", row, arith.i32(row_len)),
                            col)
+    shift = per_chunk.bit_length() - 1
     period = max(1, 8 // chunks)
     phase = arith.binop("arith.remui", arith.binop("arith.divui", row, arith.i32(period)),
                         arith.i32(min(8, chunks)))
-    chunk = arith.binop("arith.xori", arith.binop("arith.shrui", col, arith.i32(3)), phase)
-    within = arith.binop("arith.andi", col, arith.i32(7))
+    chunk = arith.binop("arith.xori", arith.binop("arith.shrui", col, arith.i32(shift)), phase)
+    within = arith.binop("arith.andi", col, arith.i32(per_chunk - 1))
     return arith.binop("arith.addi", arith.binop("arith.muli", row, arith.i32(row_len)),
-                       arith.binop("arith.addi", arith.binop("arith.shli", chunk, arith.i32(3)),
-                                   within))
+                       arith.binop("arith.addi",
+                                   arith.binop("arith.shli", chunk, arith.i32(shift)), within))
 
 
 def thread_bases(layout: Layout, shape: tuple[int, ...], num_warps: int) -> list[np.ndarray]:

@@ -2,8 +2,11 @@
 
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
 the warps along M (passes/ttgir/mma_layouts.py: warp w owns R 16-row tiles, 16 num_warps
-rows apart, R = M / (16 num_warps)), its operands are fp16/bf16 and it accumulates in
-fp32. Each warpgroup issues R wgmmas per K step: wgmma r of warpgroup g computes the
+rows apart, R = M / (16 num_warps)) and it accumulates fp16/bf16 operands in fp32, or
+tf32 (fp32 with `input_precision="tf32"`) or fp8 (e4m3, e5m2) ones whose tiles the
+pipelined ring holds K-major (wgmma reads 8- and 32-bit tiles only so). One wgmma takes
+32 bytes of K (k16 for 16-bit, k8 for tf32, k32 for fp8). Each warpgroup issues R wgmmas
+per K step: wgmma r of warpgroup g computes the
 warps' tiles r, rows 16 num_warps r + 64 g .. + 63 (a wgmma gives warp w % 4 rows
 16 (w % 4) .. + 15 of its 64), on registers r N/2 .. (r + 1) N/2 - 1 of the accumulator.
 A comes from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
@@ -30,11 +33,11 @@ r N/2 .. (r + 1) N/2 - 1, in order.
 Shared-memory descriptors (PTX ISA, "Matrix Descriptor Format"): bits 0-13 hold the start
 address >> 4, bits 16-29 the leading byte offset >> 4, bits 32-45 the stride byte offset
 >> 4 and bits 62-63 the swizzle (1: 128 bytes, 2: 64, 3: 32). The tiles are laid out by
-`tile_index.swizzled_index`: rows of min(2 x columns, 128) bytes swizzled with that period, and
-columns beyond 64 in further blocks of 64. So for
+`tile_index.swizzled_index`: rows of min(row bytes, 128) bytes swizzled with that period,
+and the bytes beyond 128 in further column blocks of 128 bytes. So for
   A (M x K, K-major): 8 rows are one swizzle period (stride offset 8 x row bytes); the
     leading offset is unused; step kk starts 32 kk bytes into the row, in column block
-    16 kk / 64, blocks M x 128 bytes apart;
+    32 kk / 128, blocks M x 128 bytes apart;
   B (K x N, N-major, imm-trans-b = 1): the column blocks are K x 128 bytes apart (leading
     offset), 8 rows of K are one swizzle period (stride offset); step kk starts 16 kk
     rows down;
@@ -49,20 +52,44 @@ from tritonc.passes.to_llvm.shape import store_vector
 from tritonc.passes.to_llvm.tile_index import swizzled_index
 from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.mma_layouts import warpgroup_reps, wgmma_row_bytes, wgmma_takes
+from tritonc.passes.ttgir.mma_layouts import (
+    KIND_BYTES,
+    k_major_operands,
+    warpgroup_reps,
+    wgmma_kinds,
+    wgmma_row_bytes,
+    wgmma_takes,
+)
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
 
 
 def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
-    """Whether `dot` lowers to wgmma (its operands then come from registers, a pipelined
-    ring buffer or the scratch area, see `_operands_in_smem`)."""
+    """Whether `dot` lowers to wgmma: 16-bit operands from registers, a pipelined ring
+    buffer or the scratch area (see `_operands_in_smem`); tf32 and fp8 operands only as
+    tiles loaded along K (`k_major_operands`), which the software pipeliner copies to its
+    ring (where it does not, the dot runs on mma.sync: `wgmma_ready`)."""
     if ctx.arch < 90 or not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
         return False
     a, result = dot.operands[0], dot.results[0]
-    return wgmma_takes(tuple(ctx.shape(result.type)), ctx.shape(a.type)[1],
-                       str(ctx.element_type(a.type)), str(ctx.element_type(result.type)),
-                       ctx.layout(result.type).warps_per_cta, ctx.num_warps)
+    kinds = wgmma_kinds(ir, dot)
+    if kinds is None or not wgmma_takes(tuple(ctx.shape(result.type)), ctx.shape(a.type)[1],
+                                        kinds[0], ctx.layout(result.type).warps_per_cta,
+                                        ctx.num_warps):
+        return False
+    return sixteen_bit(dot) or k_major_operands(ir, dot)
+
+
+def sixteen_bit(dot) -> bool:
+    """Whether `dot`'s operands are 16-bit (fp16, bf16)."""
+    kinds = wgmma_kinds(ir, dot)
+    return kinds is not None and KIND_BYTES[kinds[0]] == 2
+
+
+def wgmma_ready(ctx: LoweringContext, dot) -> bool:
+    """Whether the operands of a `warpgroup_dot` are where wgmma reads them: 16-bit ones
+    always (staged if need be), tf32 and fp8 ones once in the pipelined ring."""
+    return sixteen_bit(dot) or all(v in ctx.smem_operands for v in dot.operands[:2])
 
 
 def _descriptor(ctx: LoweringContext, address, leading: int, stride: int, row_bytes: int):
@@ -157,7 +184,7 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     values = []
     for op in block.operations:
         op = op.operation
-        if op.name != "tt.dot" or not warpgroup_dot(ctx, op):
+        if op.name != "tt.dot" or not warpgroup_dot(ctx, op) or not sixteen_bit(op):
             continue
         a = op.operands[0]
         if defining_block(a) == block or a in values or \
@@ -186,19 +213,26 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     a, b, c = op.operands
     m, n = ctx.shape(op.results[0].type)
     k = ctx.shape(a.type)[1]
-    kind = str(ctx.element_type(a.type))
+    kind_a, kind_b = wgmma_kinds(ir, op)
+    nbytes = KIND_BYTES[kind_a]
+    k_step = 32 // nbytes  # the K of one wgmma: 32 bytes of each row of A
+    row_k = wgmma_row_bytes(k, nbytes)  # a row of K in shared memory
     i64 = ir.IntegerType.get_signless(64)
     a_at, b_at, b_k_major, a_m_major = _operands_in_smem(ctx, a, b)
     b_start = ctx.smem_address(ctx.i32(0), 1, b_at)
     if b_k_major:  # rows of N, K along them (trans-b 0), like A
-        b_desc = _descriptor(ctx, b_start, 16, 8 * wgmma_row_bytes(k), wgmma_row_bytes(k))
+        b_desc = _descriptor(ctx, b_start, 16, 8 * row_k, row_k)
     else:  # rows of K, N along them (trans-b 1)
         b_desc = _descriptor(ctx, b_start, k * 128, 8 * wgmma_row_bytes(n), wgmma_row_bytes(n))
 
+    def along_k(column: int, rows: int) -> int:
+        """The byte offset of `column` of a K-major tile of `rows` rows: in its block of
+        128-byte columns, the blocks `rows` x 128 bytes apart."""
+        at = column * nbytes
+        return at // 128 * rows * 128 + at % 128
+
     def b_offset(column: int) -> int:
-        if b_k_major:
-            return column // 64 * n * 128 + column % 64 * 2
-        return column * wgmma_row_bytes(n)
+        return along_k(column, n) if b_k_major else column * wgmma_row_bytes(n)
 
     reps = warpgroup_reps(m, ctx.num_warps)
     groups = ctx.num_warps // 4
@@ -210,39 +244,40 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         a_desc = _descriptor(ctx, a_start, k * 128, 8 * 128, 128)
         slab_bytes = groups * k * 128  # wgmma r reads column block r * groups + g
     else:
-        a_row = wgmma_row_bytes(k)
         group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
-        a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * a_row)), 1,
+        a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * row_k)), 1,
                                    a_at)
-        a_desc = _descriptor(ctx, a_start, 16, 8 * a_row, a_row)
-        slab_bytes = groups * 64 * a_row  # wgmma r reads rows 16 num_warps r + 64 g on
+        a_desc = _descriptor(ctx, a_start, 16, 8 * row_k, row_k)
+        slab_bytes = groups * 64 * row_k  # wgmma r reads rows 16 num_warps r + 64 g on
     ctx.arch_specific = True
 
     regs = n // 2
     accs = list(ctx.get(c))
     outs = ", ".join(f"${i}" for i in range(regs))
-    trans_b = 0 if b_k_major else 1
+    # 16-bit kinds take the transpose immediates; the others read both tiles K-major
+    trans = (f", {int(a_m_major)}, {0 if b_k_major else 1}", f", {0 if b_k_major else 1}") \
+        if nbytes == 2 else ("", "")
+    shape = f"m64n{n}k{k_step}.f32.{kind_a}.{kind_b}"
     if a_at == "registers":
         a_text = ", ".join(f"${regs * 2 + i}" for i in range(4))
-        text = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{outs}}}, "
-                f"{{{a_text}}}, ${2 * regs + 4}, 1, 1, 1, {trans_b};")
+        text = (f"wgmma.mma_async.sync.aligned.{shape} {{{outs}}}, "
+                f"{{{a_text}}}, ${2 * regs + 4}, 1, 1, 1{trans[1]};")
         extra = ["r"] * 4 + ["l"]
     else:
-        text = (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{kind}.{kind} {{{outs}}}, "
-                f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1, {int(a_m_major)}, {trans_b};")
+        text = (f"wgmma.mma_async.sync.aligned.{shape} {{{outs}}}, "
+                f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1{trans[0]};")
         extra = ["l", "l"]
     tied = ["=f"] * regs + [str(i) for i in range(regs)]
     _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
-    steps = k // 16
+    steps = k // k_step
     for kk in range(steps):
-        column = kk * 16
+        column = kk * k_step
         desc_b = ctx.binop("arith.addi", b_desc, ctx.const(b_offset(column) >> 4, i64))
         for r in range(reps):  # wgmma r accumulates the registers of the warps' tile r
             if a_at == "registers":
                 inputs = [*fragments[r * steps + kk], desc_b]
             else:
-                a_offset = r * slab_bytes + (column * 128 if a_m_major else
-                                             column // 64 * m * 128 + column % 64 * 2)
+                a_offset = r * slab_bytes + (column * 128 if a_m_major else along_k(column, m))
                 inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)),
                           desc_b]
             part = accs[r * regs:(r + 1) * regs]

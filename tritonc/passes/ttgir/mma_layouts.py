@@ -23,12 +23,16 @@ not a tile loaded beside the dot moves to registers in `#ttg.dot_op<0, mma>` onc
 it is defined, unless a loop computes the dot from an A defined before it and the dot is
 a wgmma (sm_90): that A keeps its layout and is read from shared memory, where the
 lowering stores it once before the loop (the queries of flash attention).
+
+On sm_90 a dot wgmma takes (`wgmma_kinds`: fp16 or bf16, and, with both tiles loaded
+along K (`k_major_operands`), tf32 and fp8) gets the warps-along-M split of wgmma's
+accumulator whenever its shape splits into wgmmas (`warpgroup_shape`).
 """
 
 from __future__ import annotations
 
 from tritonc.passes.ttgir import defining_block, ops_named
-from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
+from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout, parse_layout
 
 MMA_OPERANDS = ("f16", "bf16")
 
@@ -88,10 +92,50 @@ def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     return MmaLayout.for_dot(m, n, num_warps)
 
 
+_WGMMA_KINDS = {"f16": "f16", "bf16": "bf16", "f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
+KIND_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1}
+
+
+def wgmma_kinds(ir, dot) -> tuple[str, str] | None:
+    """The PTX types wgmma names `dot`'s A and B by (f16, bf16, tf32 for fp32 rounded
+    to tf32, e4m3, e5m2: the two fp8 kinds mix), or None when wgmma does not take them
+    into an fp32 accumulator."""
+    a, b, c = (str(_tensor(ir, v.type).element_type) for v in dot.operands[:3])
+    if c != "f32":
+        return None
+    if _tf32(ir, dot):
+        return ("tf32", "tf32") if b == "f32" else None
+    kinds = _WGMMA_KINDS.get(a), _WGMMA_KINDS.get(b)
+    if None in kinds or (KIND_BYTES[kinds[0]] == 2 and kinds[0] != kinds[1]):
+        return None
+    return kinds
+
+
+def _loaded_along(ir, value, dim: int) -> bool:
+    """Whether `value` is a loaded 2-D tile whose layout runs fastest along `dim`."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name not in ("tt.load", "tt.descriptor_load"):
+        return False
+    layout = parse_layout(str(_tensor(ir, value.type).encoding))
+    return isinstance(layout, BlockedLayout) and layout.order[0] == dim
+
+
+def k_major_operands(ir, dot) -> bool:
+    """Whether both operand tiles of `dot` are loaded with K their contiguous dimension,
+    as wgmma reads 8- and 32-bit operands: A along its rows, B along its columns or as
+    the transpose (`tt.trans`) of an N x K tile loaded along its rows."""
+    a, b = dot.operands[0], dot.operands[1]
+    owner = b.owner
+    b_ok = _loaded_along(ir, b, 0) or (not isinstance(owner, ir.Block)
+                                       and owner.name == "tt.trans"
+                                       and _loaded_along(ir, owner.operands[0], 1))
+    return _loaded_along(ir, a, 1) and b_ok
+
+
 def _warpgroup_types(ir, op) -> bool:
-    """Whether wgmma takes `op`'s types: fp16 or bf16 operands into fp32."""
-    a, c = (str(_tensor(ir, v.type).element_type) for v in (op.operands[0], op.operands[2]))
-    return a in MMA_OPERANDS and c == "f32" and _k_step(ir, op, 90) == 16
+    """Whether wgmma takes `op`'s types from the tiles it has (`wgmma_kinds`)."""
+    kinds = wgmma_kinds(ir, op)
+    return kinds is not None and (KIND_BYTES[kinds[0]] == 2 or k_major_operands(ir, op))
 
 
 def _a_stays_in_registers(ir, dot) -> bool:
@@ -109,7 +153,7 @@ WGMMA_ACCUMULATORS = 128  # fp32 accumulator registers per thread wgmma may take
 def warpgroup_shape(m: int, n: int, num_warps: int) -> bool:
     """Whether an m x n accumulator splits into m64nNk16 wgmmas, `warpgroup_reps` per
     warpgroup: with the warps along M (an mma.sync layout too, warps (num_warps, 1)),
-    warp w owns rows [w m / num_warps, (w + 1) m / num_warps), 16 rows per wgmma; at most
+    warp w owns the 16-row tiles w, w + num_warps, ..., one per wgmma; at most
     WGMMA_ACCUMULATORS registers per thread."""
     return (num_warps % 4 == 0 and m % (16 * num_warps) == 0 and n % 16 == 0 and n <= 256
             and m * n // (32 * num_warps) <= WGMMA_ACCUMULATORS)
@@ -215,31 +259,34 @@ def _a_in_registers(ir, dot, layout: MmaLayout) -> None:
                                           loc=loc, ip=ip).results[0]
 
 
-def wgmma_row_bytes(columns: int) -> int | None:
-    """The bytes per row of a 16-bit tile with `columns` columns in shared memory as wgmma
-    reads it, or None when no wgmma swizzle mode fits it."""
-    size = 2 * columns
+def wgmma_row_bytes(columns: int, elem_bytes: int = 2) -> int | None:
+    """The bytes per row of a tile with `columns` columns of `elem_bytes` in shared memory
+    as wgmma reads it, or None when no wgmma swizzle mode fits it."""
+    size = elem_bytes * columns
     if size in (32, 64):
         return size
     return 128 if size % 128 == 0 else None
 
 
-def wgmma_takes(shape: tuple, k: int, operand: str, accumulator: str,
-                warps_per_cta: tuple, num_warps: int) -> bool:
-    """Whether wgmma (sm_90) computes a dot of accumulator `shape` (m, n) and depth `k`
-    from `operand` tiles (element type names) into `accumulator` in an mma layout of
-    `warps_per_cta`, both operands read from shared memory if need be."""
+def wgmma_takes(shape: tuple, k: int, kind: str, warps_per_cta: tuple,
+                num_warps: int) -> bool:
+    """Whether wgmma (sm_90) computes a dot of fp32 accumulator `shape` (m, n) and depth
+    `k` from operand tiles of `kind` (`wgmma_kinds`) in an mma layout of `warps_per_cta`,
+    both operands read from shared memory if need be (a 16-bit B with N along its rows,
+    the others with K)."""
     m, n = shape
+    nbytes = KIND_BYTES[kind]
     return (warps_per_cta == (num_warps, 1) and warpgroup_shape(m, n, num_warps)
-            and operand in MMA_OPERANDS and accumulator == "f32"
-            and wgmma_row_bytes(k) is not None and wgmma_row_bytes(n) is not None)
+            and k % (32 // nbytes) == 0 and wgmma_row_bytes(k, nbytes) is not None
+            and (nbytes != 2 or wgmma_row_bytes(n) is not None))
 
 
 def _wgmma_reads_smem(ir, dot, layout: MmaLayout, num_warps: int) -> bool:
     """Whether `dot`, in `layout` on sm_90, lowers to wgmma (`wgmma_takes`)."""
     a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
-    return wgmma_takes(tuple(c.shape), a.shape[1], str(a.element_type), str(c.element_type),
-                       layout.warps_per_cta, num_warps)
+    kinds = wgmma_kinds(ir, dot)
+    return kinds is not None and wgmma_takes(tuple(c.shape), a.shape[1], kinds[0],
+                                             layout.warps_per_cta, num_warps)
 
 
 def _invariant_in_loop(ir, dot) -> bool:

@@ -28,10 +28,10 @@ leaves the load as it was. Option: `num_warps`.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.axis_along import AxisAlong
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 
-_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "i32": 4}
 _SAME_SHAPE = ("arith.", "tt.addptr")
 _SOURCES = ("tt.splat", "tt.broadcast", "arith.constant", "tt.make_range")
 
@@ -140,7 +140,7 @@ def _order_load(ir, load, num_warps: int, along: AxisAlong) -> None:
         return
     result = load.results[0]
     t = ir.RankedTensorType(result.type)
-    width = 16 // _BYTES.get(str(t.element_type), 4)
+    width = 16 // element_bytes(t.element_type)
     layout = BlockedLayout.default(tuple(t.shape), num_warps, width, (0, 1))
     found = _slice(ir, list(load.operands))
     if found is None:
