@@ -209,15 +209,20 @@ def _dot_fp32(X, Y, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
 
 @pytest.mark.parametrize("arch", [80, 90])
 def test_tf32_dot_uses_tensor_cores(arch, tmp_path):
-    """fp32 operands rounded to tf32 (the default precision) run on m16n8k8 mma.sync, each
-    operand rounded by cvt.rna; "ieee" keeps full fp32 multiply-adds."""
+    """fp32 operands rounded to tf32 (the default precision) run on the tensor cores: on
+    sm_80 m16n8k8 mma.sync, each operand rounded by cvt.rna; on sm_90 m64n64k8 wgmma from
+    the operands stored K-major in shared memory (its tensor cores read the tf32 bits).
+    "ieee" keeps full fp32 multiply-adds."""
     sig = {"X": "*fp32", "Y": "*fp32", "Z": "*fp32"}
     tf32 = tritonc.compile(_dot_fp32, sig, {"M": 64, "N": 64, "K": 32, "PRECISION": "tf32"},
                            target=f"cuda:{arch}", divisible_by_16=set(sig))
     ptx = tf32.asm["ptx"]
-    # 4 warps, each 16 rows x 64 columns: 8 tiles x 4 steps of K
-    assert ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 8 * 4
-    assert "cvt.rna.tf32.f32" in ptx and "fma.rn.f32" not in ptx
+    if arch == 80:  # 4 warps, each 16 rows x 64 columns: 8 tiles x 4 steps of K
+        assert ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 8 * 4
+        assert "cvt.rna.tf32.f32" in ptx
+    else:  # one warpgroup, 4 steps of K
+        assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32") == 4
+    assert "fma.rn.f32" not in ptx
     assert tf32.metadata["ptxas"]["spill_stores"] == 0
     ieee = tritonc.compile(_dot_fp32, sig, {"M": 64, "N": 64, "K": 32, "PRECISION": "ieee"},
                            target=f"cuda:{arch}", divisible_by_16=set(sig))
@@ -252,17 +257,21 @@ def test_fp16_and_int8_accumulators_use_tensor_cores(arch, operand, out, mma, k_
 
 @pytest.mark.parametrize("operand, kind", [("fp8e4nv", "e4m3"), ("fp8e5", "e5m2")])
 def test_fp8_dots_use_tensor_cores_from_sm89(operand, kind):
-    """fp8 operands into fp32: `mma.sync.m16n8k32` on e4m3 / e5m2 from sm_89 on (PTX 8.4),
-    fused multiply-adds on sm_80."""
+    """fp8 operands into fp32: `mma.sync.m16n8k32` on e4m3 / e5m2 on sm_89 (PTX 8.4),
+    m64n64k32 wgmma from the operands stored K-major on sm_90, fused multiply-adds on
+    sm_80."""
     sig = {"X": f"*{operand}", "Y": f"*{operand}", "Z": "*fp32"}
-    for arch in (89, 90):
-        k = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": tl.float32},
-                            target=f"cuda:{arch}", divisible_by_16=set(sig))
-        ptx = k.asm["ptx"]
-        assert ptx.count(f"mma.sync.aligned.m16n8k32.row.col.f32.{kind}.{kind}.f32") == 8 * 2
-        assert "fma.rn" not in ptx and ".version 8.4" in ptx
-        # every fragment register is one 32-bit load: A staged as M x K, B as N x K
-        assert "ld.shared.b8" not in ptx and "ld.shared.u8" not in ptx
+    k = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": tl.float32},
+                        target="cuda:89", divisible_by_16=set(sig))
+    ptx = k.asm["ptx"]
+    assert ptx.count(f"mma.sync.aligned.m16n8k32.row.col.f32.{kind}.{kind}.f32") == 8 * 2
+    assert "fma.rn" not in ptx and ".version 8.4" in ptx
+    # every fragment register is one 32-bit load: A staged as M x K, B as N x K
+    assert "ld.shared.b8" not in ptx and "ld.shared.u8" not in ptx
+    hopper = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": tl.float32},
+                             target="cuda:90", divisible_by_16=set(sig)).asm["ptx"]
+    assert hopper.count(f"wgmma.mma_async.sync.aligned.m64n64k32.f32.{kind}.{kind}") == 2
+    assert "fma.rn" not in hopper and "mma.sync" not in hopper
     ampere = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": tl.float32},
                              target="cuda:80", divisible_by_16=set(sig))
     assert "mma.sync" not in ampere.asm["ptx"]

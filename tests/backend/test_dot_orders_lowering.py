@@ -177,30 +177,30 @@ CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
 @pytest.mark.parametrize("dtype, precision, instr, k_tile", [
     ("fp32", "tf32", "m64n256k8.f32.tf32.tf32", 32),
     ("fp8e4nv", "ieee", "m64n256k32.f32.e4m3.e4m3", 64)])
-def test_tf32_and_fp8_take_wgmma_when_both_tiles_run_along_k(a_col, b_col, b_trans, dtype,
-                                                             precision, instr, k_tile,
-                                                             tmp_path):
-    """wgmma reads 8- and 32-bit tiles only K-major: A row-major with B column-major (or
-    loaded N x K and transposed) copy into the ring by 16-byte cp.async and take one wgmma
-    per 32 bytes of K, without the transpose immediates, and do not spill; every other
-    order runs on mma.sync."""
+def test_tf32_and_fp8_take_wgmma_in_every_order(a_col, b_col, b_trans, dtype, precision,
+                                                instr, k_tile, tmp_path):
+    """wgmma reads 8- and 32-bit tiles only K-major, one wgmma per 32 bytes of K and no
+    transpose immediates: a tile that runs along K in memory (A row-major, B column-major
+    or loaded N x K and transposed) copies into the ring by 16-byte cp.async, any other is
+    loaded and stored K-major into the scratch area each iteration. With both tiles in
+    the ring, no spills."""
     k = _compile(a_col, b_col, b_trans, 90, dtype, (128, 256, k_tile), 8, precision)
     ptx = k.asm["ptx"]
-    if not a_col and (b_col or b_trans):
-        filecheck(ptx, f"""
+    filecheck(ptx, f"""
 CHECK: .target sm_90a
-CHECK-NOT: ld.global
-CHECK: cp.async.cg.shared.global [{{{{.*}}}}], [{{{{.*}}}}], 16
 CHECK: wgmma.fence.sync.aligned
-CHECK: wgmma.mma_async.sync.aligned.{instr} {{{{.*}}}}, 1, 1, 1;
 CHECK: wgmma.mma_async.sync.aligned.{instr} {{{{.*}}}}, 1, 1, 1;
 CHECK: wgmma.commit_group.sync.aligned
 """, tmp_path)
-        assert ptx.count("wgmma.mma_async") == k_tile * (4 if dtype == "fp32" else 1) // 32
+    assert ptx.count("wgmma.mma_async") == k_tile * (4 if dtype == "fp32" else 1) // 32
+    a_ring, b_ring = not a_col, bool(b_col or b_trans)
+    tile_bytes = {"fp32": 4, "fp8e4nv": 1}[dtype]
+    copies = (a_ring * 128 + b_ring * 256) * k_tile * tile_bytes // (16 * 256)
+    assert ptx.count("cp.async.cg.shared.global") == 3 * copies  # prologue (2) and loop
+    assert ("ld.global" in ptx) == (not (a_ring and b_ring))
+    if a_ring and b_ring:
         report = k.metadata["ptxas"]
         assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    else:
-        assert "wgmma.mma_async" not in ptx and "mma.sync.aligned" in ptx
 
 
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)

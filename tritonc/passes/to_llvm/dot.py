@@ -37,7 +37,7 @@ from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.to_llvm.tile_index import swizzled_index
-from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot, wgmma_ready
+from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 
@@ -308,7 +308,7 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
 
 @lowering("tt.dot")
 def lower_dot(ctx: LoweringContext, op) -> list:
-    if warpgroup_dot(ctx, op) and wgmma_ready(ctx, op):
+    if warpgroup_dot(ctx, op):
         return lower_warpgroup_dot(ctx, op)
     if isinstance(ctx.layout(op.results[0].type), MmaLayout):
         return _mma(ctx, op)

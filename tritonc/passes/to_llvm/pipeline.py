@@ -200,15 +200,12 @@ def _dot_use(load):
     return uses[0].owner, trans
 
 
-def _both_tiles(load, loads: list) -> bool:
-    """Whether both tiles of the dot `load` feeds are among `loads`: a tf32 or fp8 wgmma
-    reads both from the ring, or neither (it then runs on mma.sync)."""
-    dot = _dot_use(load)[0]
-    tiles = {v: None for v in dot.operands[:2]}
-    for other in loads:
-        trans = _dot_use(other)[1]
-        tiles.pop((trans or other).results[0], None)
-    return not tiles
+def _along_k(ctx: LoweringContext, load, dot, trans) -> bool:
+    """Whether `load`'s tile lies K-major as it is copied: A along its rows, B along its
+    columns or as an N x K tile along its rows that the dot reads transposed."""
+    if (trans or load).results[0] == dot.operands[0]:
+        return trans is None and not _is_transposed(ctx, load)
+    return _is_transposed(ctx, load) != (trans is not None)
 
 
 def plan(ctx: LoweringContext, loop) -> Plan | None:
@@ -226,8 +223,9 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
             continue
         if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
             continue
-        if _elem_bytes(ctx, op) != 2 and not warpgroup_dot(ctx, dot):
-            continue  # tf32 and fp8 tiles only for wgmma, which reads them K-major
+        if _elem_bytes(ctx, op) != 2 and not (warpgroup_dot(ctx, dot)
+                                               and _along_k(ctx, op, dot, trans)):
+            continue  # tf32 and fp8 tiles: wgmma reads them K-major, else they are staged
         if len(ctx.shape(op.results[0].type)) != 2:
             continue
         if op.name == "tt.descriptor_load":
@@ -243,7 +241,6 @@ def plan(ctx: LoweringContext, loop) -> Plan | None:
         if _copy_width(ctx, op) * _elem_bytes(ctx, op) < 4:
             continue  # cp.async moves at least 4 bytes
         loads.append(op)
-    loads = [load for load in loads if _elem_bytes(ctx, load) == 2 or _both_tiles(load, loads)]
     if not loads:
         return None
     ops: list = []

@@ -46,6 +46,7 @@ and the bytes beyond 128 in further column blocks of 128 bytes. So for
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.shape import store_vector
@@ -54,7 +55,6 @@ from tritonc.passes.ttgir import defining_block
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import (
     KIND_BYTES,
-    k_major_operands,
     warpgroup_reps,
     wgmma_kinds,
     wgmma_row_bytes,
@@ -65,31 +65,15 @@ _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
 
 
 def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
-    """Whether `dot` lowers to wgmma: 16-bit operands from registers, a pipelined ring
-    buffer or the scratch area (see `_operands_in_smem`); tf32 and fp8 operands only as
-    tiles loaded along K (`k_major_operands`), which the software pipeliner copies to its
-    ring (where it does not, the dot runs on mma.sync: `wgmma_ready`)."""
+    """Whether `dot` lowers to wgmma (its operands then come from registers, a pipelined
+    ring buffer or the scratch area, see `_operands_in_smem`)."""
     if ctx.arch < 90 or not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
         return False
     a, result = dot.operands[0], dot.results[0]
     kinds = wgmma_kinds(ir, dot)
-    if kinds is None or not wgmma_takes(tuple(ctx.shape(result.type)), ctx.shape(a.type)[1],
-                                        kinds[0], ctx.layout(result.type).warps_per_cta,
-                                        ctx.num_warps):
-        return False
-    return sixteen_bit(dot) or k_major_operands(ir, dot)
-
-
-def sixteen_bit(dot) -> bool:
-    """Whether `dot`'s operands are 16-bit (fp16, bf16)."""
-    kinds = wgmma_kinds(ir, dot)
-    return kinds is not None and KIND_BYTES[kinds[0]] == 2
-
-
-def wgmma_ready(ctx: LoweringContext, dot) -> bool:
-    """Whether the operands of a `warpgroup_dot` are where wgmma reads them: 16-bit ones
-    always (staged if need be), tf32 and fp8 ones once in the pipelined ring."""
-    return sixteen_bit(dot) or all(v in ctx.smem_operands for v in dot.operands[:2])
+    return kinds is not None and wgmma_takes(
+        tuple(ctx.shape(result.type)), ctx.shape(a.type)[1], kinds[0],
+        ctx.layout(result.type).warps_per_cta, ctx.num_warps)
 
 
 def _descriptor(ctx: LoweringContext, address, leading: int, stride: int, row_bytes: int):
@@ -118,30 +102,34 @@ def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str]
             for q in range(results)]
 
 
-def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> None:
-    """Write the 2-D fp16/bf16 `value` at byte `offset` of the scratch area as the rows x
-    columns tile wgmma reads (`tile_index.swizzled_index` with column blocks), its dimensions
-    swapped when `transpose`. Registers consecutive along the tile's rows (the layout's
-    fastest dimension) go out as one vector of up to 16 bytes."""
+def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> int:
+    """Write the 2-D `value` at byte `offset` of the scratch area as the rows x columns
+    tile wgmma reads (`tile_index.swizzled_index` with column blocks), its dimensions
+    swapped when `transpose`; return the bytes it takes (whole 1024-byte swizzle
+    periods). Registers consecutive along the tile's rows (the layout's fastest
+    dimension) go out as one vector of up to 16 bytes."""
     shape = ctx.shape(value.type)
     rows, row_len = (shape[1], shape[0]) if transpose else shape
     layout = ctx.layout(value.type)
     elt = ctx.scalar_type(value.type)
+    nbytes = element_bytes(elt)
     fastest = layout.order[0] if isinstance(layout, BlockedLayout) else None
-    vec = min(layout.vector_width, 8) if fastest == (0 if transpose else 1) else 1
+    vec = min(layout.vector_width, 16 // nbytes) if fastest == (0 if transpose else 1) else 1
     regs, coords = ctx.get(value), ctx.coordinates(value.type)
     for start in range(0, len(regs), vec):
         d0, d1 = coords[start]
         row, col = (d1, d0) if transpose else (d0, d1)
-        ptr = ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, True), elt, offset)
-        store_vector(ctx, regs[start:start + vec], ptr)
+        index = swizzled_index(ctx, row, col, rows, row_len, True, nbytes)
+        store_vector(ctx, regs[start:start + vec], ctx.smem_ptr(index, elt, offset))
+    return (rows * row_len * nbytes + 1023) // 1024 * 1024
 
 
 def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
     """(where A is: "registers" or a byte offset, the byte offset of B, whether B is
     stored K-major, whether A is stored M-major): the pipelined ring buffers (transposed
     tiles, `ctx.smem_k_major`, one column per row), else the operands staged in the
-    scratch area (B K-major when its registers run along K, A always K-major)."""
+    scratch area (A K-major; a 16-bit B K-major when its registers run along K, an 8- or
+    32-bit one always, as wgmma reads those)."""
     a_at = ctx.smem_operands.get(a)
     if a_at is None and isinstance(ctx.layout(a.type), DotOperandLayout):
         a_at = "registers"
@@ -151,16 +139,15 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
     if b_at is not None:
         b_k_major = b in ctx.smem_k_major
     else:
-        b_k_major = isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0
+        b_k_major = element_bytes(ctx.scalar_type(b.type)) != 2 or (
+            isinstance(b_layout, BlockedLayout) and b_layout.order[0] == 0)
     staged = [(v, t) for v, t, at in ((a, False, a_at), (b, b_k_major, b_at)) if at is None]
     if staged:
         ctx.barrier()
         offsets, total = {}, 0
         for value, transpose in staged:
             offsets[value] = total
-            _stage(ctx, value, transpose, total)
-            rows, cols = ctx.shape(value.type)
-            total += (rows * cols * 2 + 1023) // 1024 * 1024
+            total += _stage(ctx, value, transpose, total)
         ctx.reserve_smem(total)
         _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
         ctx.barrier()
@@ -184,7 +171,7 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     values = []
     for op in block.operations:
         op = op.operation
-        if op.name != "tt.dot" or not warpgroup_dot(ctx, op) or not sixteen_bit(op):
+        if op.name != "tt.dot" or not warpgroup_dot(ctx, op):
             continue
         a = op.operands[0]
         if defining_block(a) == block or a in values or \
@@ -198,12 +185,10 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
         return
     ctx.barrier()
     for a in values:
-        rows, cols = ctx.shape(a.type)
         at = ctx.binop("arith.addi", ctx.resident_base, ctx.i32(ctx.resident_bytes))
-        _stage(ctx, a, False, at)
+        ctx.resident_bytes += _stage(ctx, a, False, at)
         ctx.smem_operands[a] = at
         ctx.resident[a] = (at, here)
-        ctx.resident_bytes += (rows * cols * 2 + 1023) // 1024 * 1024
     _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
     ctx.barrier()
 

@@ -24,15 +24,15 @@ it is defined, unless a loop computes the dot from an A defined before it and th
 a wgmma (sm_90): that A keeps its layout and is read from shared memory, where the
 lowering stores it once before the loop (the queries of flash attention).
 
-On sm_90 a dot wgmma takes (`wgmma_kinds`: fp16 or bf16, and, with both tiles loaded
-along K (`k_major_operands`), tf32 and fp8) gets the warps-along-M split of wgmma's
-accumulator whenever its shape splits into wgmmas (`warpgroup_shape`).
+On sm_90 a dot wgmma takes (`wgmma_kinds`: fp16, bf16, tf32, fp8) gets the
+warps-along-M split of wgmma's accumulator whenever its shape splits into wgmmas
+(`warpgroup_shape`).
 """
 
 from __future__ import annotations
 
 from tritonc.passes.ttgir import defining_block, ops_named
-from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout, parse_layout
+from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 MMA_OPERANDS = ("f16", "bf16")
 
@@ -111,31 +111,9 @@ def wgmma_kinds(ir, dot) -> tuple[str, str] | None:
     return kinds
 
 
-def _loaded_along(ir, value, dim: int) -> bool:
-    """Whether `value` is a loaded 2-D tile whose layout runs fastest along `dim`."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name not in ("tt.load", "tt.descriptor_load"):
-        return False
-    layout = parse_layout(str(_tensor(ir, value.type).encoding))
-    return isinstance(layout, BlockedLayout) and layout.order[0] == dim
-
-
-def k_major_operands(ir, dot) -> bool:
-    """Whether both operand tiles of `dot` are loaded with K their contiguous dimension,
-    as wgmma reads 8- and 32-bit operands: A along its rows, B along its columns or as
-    the transpose (`tt.trans`) of an N x K tile loaded along its rows."""
-    a, b = dot.operands[0], dot.operands[1]
-    owner = b.owner
-    b_ok = _loaded_along(ir, b, 0) or (not isinstance(owner, ir.Block)
-                                       and owner.name == "tt.trans"
-                                       and _loaded_along(ir, owner.operands[0], 1))
-    return _loaded_along(ir, a, 1) and b_ok
-
-
 def _warpgroup_types(ir, op) -> bool:
-    """Whether wgmma takes `op`'s types from the tiles it has (`wgmma_kinds`)."""
-    kinds = wgmma_kinds(ir, op)
-    return kinds is not None and (KIND_BYTES[kinds[0]] == 2 or k_major_operands(ir, op))
+    """Whether wgmma takes `op`'s types (`wgmma_kinds`)."""
+    return wgmma_kinds(ir, op) is not None
 
 
 def _a_stays_in_registers(ir, dot) -> bool:
