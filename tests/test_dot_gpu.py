@@ -52,7 +52,9 @@ CASES = [  # (dtype, input precision, tolerance, accumulator)
     ("float16", "ieee", 1e-3, "float32"), ("bfloat16", "ieee", 8e-3, "float32"),
     ("float32", "tf32", 2e-3, "float32"), ("float32", "ieee", 1e-6, "float32"),
     ("int8", "ieee", 0.0, "int32"), ("float16", "ieee", 1e-2, "float16"),
-    ("float8_e4m3fn", "ieee", 1e-5, "float32"), ("float8_e5m2", "ieee", 1e-5, "float32")]
+    # fp8 on sm_90 runs on wgmma, whose fp8 products accumulate with fewer bits than
+    # fp32 (as Triton's and cuBLAS's fast accumulation do); mma.sync's are exact
+    ("float8_e4m3fn", "ieee", 1e-4, "float32"), ("float8_e5m2", "ieee", 1e-4, "float32")]
 
 
 @pytest.mark.gpu

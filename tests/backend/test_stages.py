@@ -360,3 +360,40 @@ def test_ptx_with_its_own_occupancy_bound_is_assembled_as_it_is():
                             override={"ptx": bounded})
     assert "min_ctas_per_sm" not in again.metadata["ptxas"]
     assert again.metadata["ptxas"]["registers"] > 32
+
+
+@pytest.mark.parametrize("registers, shared, warps, blocks", [
+    (175, 65536, 4, 3),      # 2 blocks by registers, 3 by shared memory: 168 registers
+    (200, 65536, 4, None),   # 168 is more than an eighth below 200
+    (175, 100 * 1024, 4, None),  # shared memory takes no third block
+    (136, 16384, 8, 2),      # 256 threads: one block at 136 registers, two at 128
+])
+def test_one_more_block_asks_for_a_block_the_registers_alone_keep_out(registers, shared,
+                                                                      warps, blocks):
+    from tritonc.aot.occupancy import occupancy
+    from tritonc.backends.cuda.stages import one_more_block
+
+    ptx = f".visible .entry k()\n.reqntid {32 * warps}, 1, 1\n{{\n}}\n"
+    got = one_more_block(ptx, "90a", registers, shared)
+    assert got == blocks
+    if blocks:
+        assert blocks == occupancy(90, registers, shared, warps).blocks_per_sm + 1
+    assert one_more_block(ptx.replace(".reqntid", ".maxnreg 200\n.reqntid"), "90a",
+                          registers, shared) is None
+
+
+def test_an_fp8_matmul_assembles_for_a_third_block_without_spilling():
+    """The 128 x 128 x 64 fp8 matmul on 4 warps: 64 KB of ring per block, registers for
+    two blocks as first assembled, three at `.minnctapersm 3`."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import matmul_kernels as mk
+
+    sig = {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp32", "M": "i32",
+           "N": "i32", "K": "i32", "stride_am": "i32", "stride_bn": "i32", "stride_cm": "i32"}
+    const = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, B_TRANS=0, PRECISION="ieee",
+                 stride_ak=1, stride_bk=1, stride_cn=1)
+    k = tritonc.compile(mk.matmul_ptr, sig, const, target="cuda:90", divisible_by_16=set(sig),
+                        num_warps=4, num_stages=3)
+    report = k.metadata["ptxas"]
+    assert report["min_ctas_per_sm"] == 3 and report["registers"] <= 168
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0

@@ -21,7 +21,9 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            fuse-mad-wide (ptx_peephole.py: `mul.wide` + `add.s64` -> `mad.wide`)
     cubin  ptxas for the `.target` the PTX names; its -v report joins the metadata. A
            kernel that fits a full SM's registers is assembled again for half an SM
-           (`.minnctapersm`, `blocks_for_half_sm`)
+           (`.minnctapersm`, `blocks_for_half_sm`), one an eighth of its registers short
+           of another block per SM for that block, unless it then spills
+           (`one_more_block`)
 
 Every stage reads what it needs from its input (module attributes, the LLVM IR's
 `target-cpu`, the PTX's `.target` and `.entry`), so a dumped .ttgir, .llir or .ptx
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from tritonc.aot.occupancy import sm_limits
+from tritonc.aot.occupancy import occupancy, sm_limits
 from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import compile_ptx
@@ -107,7 +109,8 @@ _ENTRY_BODY = re.compile(r"(^\.visible \.entry [^{]*?\)[^{]*?\n)\{", re.MULTILIN
 def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
     """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`; a kernel ptxas
     fits into the registers of a full SM is assembled again for half of one
-    (`blocks_for_half_sm`)."""
+    (`blocks_for_half_sm`), one a few registers short of another block per SM for that
+    block (`one_more_block`, kept if it does not spill)."""
     target, entry = _PTX_TARGET.search(ptx), _PTX_ENTRY.search(ptx)
     if target is None or entry is None:
         raise ValueError("the PTX has no `.target sm_XX` line or no `.visible .entry`")
@@ -115,17 +118,51 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
     metadata["ptx_arch"] = arch
     metadata.setdefault("name", name)
     cubin, report = compile_ptx(ptx, arch, name, options.maxnreg)
-    blocks = None if options.maxnreg else blocks_for_half_sm(ptx, arch, report["registers"])
-    if blocks:
-        half = _REQNTID.sub(rf"\g<0>\n.minnctapersm {blocks}", ptx, count=1)
-        cubin, report = compile_ptx(half, arch, name)
-        report["min_ctas_per_sm"] = blocks
+    if not options.maxnreg:
+        half = blocks_for_half_sm(ptx, arch, report["registers"])
+        more = None if half else one_more_block(ptx, arch, report["registers"],
+                                                metadata.get("shared", 0))
+        for blocks in (half, more):
+            if not blocks:
+                continue
+            bound = _REQNTID.sub(rf"\g<0>\n.minnctapersm {blocks}", ptx, count=1)
+            bound_cubin, bound_report = compile_ptx(bound, arch, name)
+            if blocks == half or not (bound_report["spill_stores"] or
+                                      bound_report["spill_loads"]):
+                cubin, report = bound_cubin, bound_report
+                report["min_ctas_per_sm"] = blocks
     metadata["ptxas"] = report
     return cubin
 
 
 _REQNTID = re.compile(r"^\.reqntid (\d+).*$", re.MULTILINE)
 _HALF_SM_THREADS = 1024
+
+
+_REGISTER_TRIM = 8  # one more block may cost at most an eighth of a kernel's registers
+
+
+def one_more_block(ptx: str, arch: str, registers: int, shared: int) -> int | None:
+    """The `.minnctapersm` of one block per SM more than a kernel's `registers` let run,
+    when its shared memory and threads would take that block and ptxas need give up at
+    most an eighth of the registers for it (the caller keeps the first cubin if the
+    second spills); None for every other kernel.
+
+    A 128 x 128 x 64 fp8 matmul on 4 warps, 175 registers and 64 KB of ring per block:
+    two blocks per SM by registers, three by shared memory; at 168 registers, three."""
+    block = _REQNTID.search(ptx)
+    if block is None or any(d in ptx for d in (".minnctapersm", ".maxnreg", ".maxntid")):
+        return None
+    warps, sm = int(block.group(1)) // 32, int(re.match(r"\d+", arch).group(0))
+    try:
+        occ = occupancy(sm, registers, shared, warps)
+    except KeyError:
+        return None
+    wanted = occ.blocks_per_sm + 1
+    if occ.limiter != "registers" or min(occ.by_shared, occ.by_threads) < wanted:
+        return None
+    cap = sm_limits(sm).regs // (wanted * warps * 32) // 8 * 8  # whole allocation units
+    return wanted if cap >= registers - registers // _REGISTER_TRIM else None
 
 
 def blocks_for_half_sm(ptx: str, arch: str, registers: int) -> int | None:
