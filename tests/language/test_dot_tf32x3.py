@@ -103,9 +103,11 @@ def test_compiled_dots_take_the_tf32_tensor_cores(arch):
                              target=f"cuda:{arch}", num_warps=4)
     assert kernel.asm["ttir"].count('"tt.dot"') == 3
     ptx = kernel.asm["ptx"]
-    # a 64 x 64 x 32 step on 4 warps: each warp's 16 x 64 rows in 16 x 8 x 8 tiles, and
-    # three dots each
-    assert ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 ") == 3 * 32
+    if arch == 80:  # a 64 x 64 x 32 step on 4 warps: each warp's 16 x 64 rows in 16 x 8 x 8
+        # tiles, and three dots each
+        assert ptx.count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 ") == 3 * 32
+    else:  # one warpgroup: four m64n64k8 per dot
+        assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32") == 3 * 4
     assert "fma.rn.f32" not in ptx
     assert "and.b32" in ptx  # the mask that makes hi
     assert kernel.asm["cubin"][:4] == b"\x7fELF"

@@ -37,7 +37,7 @@ import re
 from tritonc.aot.occupancy import occupancy, sm_limits
 from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
 from tritonc.backends.cuda.options import CUDAOptions
-from tritonc.backends.cuda.ptxas import compile_ptx
+from tritonc.backends.cuda.ptxas import PtxasError, compile_ptx
 from tritonc.passes import run_passes
 
 # Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits: `cleanup` merges
@@ -110,7 +110,7 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
     """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`; a kernel ptxas
     fits into the registers of a full SM is assembled again for half of one
     (`blocks_for_half_sm`), one a few registers short of another block per SM for that
-    block (`one_more_block`, kept if it does not spill)."""
+    block (`one_more_block`, kept if ptxas assembles it without spilling)."""
     target, entry = _PTX_TARGET.search(ptx), _PTX_ENTRY.search(ptx)
     if target is None or entry is None:
         raise ValueError("the PTX has no `.target sm_XX` line or no `.visible .entry`")
@@ -126,7 +126,12 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
             if not blocks:
                 continue
             bound = _REQNTID.sub(rf"\g<0>\n.minnctapersm {blocks}", ptx, count=1)
-            bound_cubin, bound_report = compile_ptx(bound, arch, name)
+            try:
+                bound_cubin, bound_report = compile_ptx(bound, arch, name)
+            except PtxasError:  # an instruction needs more registers than the bound
+                if blocks == half:
+                    raise
+                continue
             if blocks == half or not (bound_report["spill_stores"] or
                                       bound_report["spill_loads"]):
                 cubin, report = bound_cubin, bound_report
