@@ -106,7 +106,8 @@ def wgmma_kinds(ir, dot) -> tuple[str, str] | None:
     if _tf32(ir, dot):
         return ("tf32", "tf32") if b == "f32" else None
     kinds = _WGMMA_KINDS.get(a), _WGMMA_KINDS.get(b)
-    if None in kinds or (KIND_BYTES[kinds[0]] == 2 and kinds[0] != kinds[1]):
+    mixed = kinds[0] != kinds[1]
+    if None in kinds or (mixed and not all(KIND_BYTES[k] == 1 for k in kinds)):
         return None
     return kinds
 
