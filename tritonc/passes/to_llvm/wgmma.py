@@ -3,10 +3,10 @@
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
 the warps along M (passes/ttgir/mma_layouts.py: warp w owns R 16-row tiles, 16 num_warps
 rows apart, R = M / (16 num_warps)) and it accumulates fp16/bf16 operands in fp32, or
-tf32 (fp32 with `input_precision="tf32"`) or fp8 (e4m3, e5m2) ones whose tiles the
-pipelined ring holds K-major (wgmma reads 8- and 32-bit tiles only so). One wgmma takes
-32 bytes of K (k16 for 16-bit, k8 for tf32, k32 for fp8). Each warpgroup issues R wgmmas
-per K step: wgmma r of warpgroup g computes the
+tf32 (fp32 with `input_precision="tf32"`) or fp8 (e4m3, e5m2) ones, which wgmma reads
+only K-major: from the pipelined ring when they lie along K in memory, else stored so
+into the scratch area. One wgmma takes 32 bytes of K (k16 for 16-bit, k8 for tf32, k32
+for fp8). Each warpgroup issues R wgmmas per K step: wgmma r of warpgroup g computes the
 warps' tiles r, rows 16 num_warps r + 64 g .. + 63 (a wgmma gives warp w % 4 rows
 16 (w % 4) .. + 15 of its 64), on registers r N/2 .. (r + 1) N/2 - 1 of the accumulator.
 A comes from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
@@ -233,7 +233,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * row_k)), 1,
                                    a_at)
         a_desc = _descriptor(ctx, a_start, 16, 8 * row_k, row_k)
-        slab_bytes = groups * 64 * row_k  # wgmma r reads rows 16 num_warps r + 64 g on
+        slab_bytes = groups * 64 * row_k  # wgmma r of warpgroup g: from row 16 warps r + 64 g
     ctx.arch_specific = True
 
     regs = n // 2
