@@ -22,8 +22,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
     cubin  ptxas for the `.target` the PTX names; its -v report joins the metadata. A
            kernel that fits a full SM's registers is assembled again for half an SM
            (`.minnctapersm`, `blocks_for_half_sm`), one an eighth of its registers short
-           of another block per SM for that block, unless it then spills
-           (`one_more_block`)
+           of another block per SM for that block, unless it then spills or ptxas
+           refuses the bound (`one_more_block`)
 
 Every stage reads what it needs from its input (module attributes, the LLVM IR's
 `target-cpu`, the PTX's `.target` and `.entry`), so a dumped .ttgir, .llir or .ptx
@@ -109,8 +109,8 @@ _ENTRY_BODY = re.compile(r"(^\.visible \.entry [^{]*?\)[^{]*?\n)\{", re.MULTILIN
 def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
     """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`; a kernel ptxas
     fits into the registers of a full SM is assembled again for half of one
-    (`blocks_for_half_sm`), one a few registers short of another block per SM for that
-    block (`one_more_block`, kept if ptxas assembles it without spilling)."""
+    (`blocks_for_half_sm`), one an eighth of its registers short of another block per SM
+    for that block (`one_more_block`, kept if ptxas assembles it without spilling)."""
     target, entry = _PTX_TARGET.search(ptx), _PTX_ENTRY.search(ptx)
     if target is None or entry is None:
         raise ValueError("the PTX has no `.target sm_XX` line or no `.visible .entry`")
@@ -151,7 +151,7 @@ def one_more_block(ptx: str, arch: str, registers: int, shared: int) -> int | No
     """The `.minnctapersm` of one block per SM more than a kernel's `registers` let run,
     when its shared memory and threads would take that block and ptxas need give up at
     most an eighth of the registers for it (the caller keeps the first cubin if the
-    second spills); None for every other kernel.
+    second spills or ptxas refuses the bound); None for every other kernel.
 
     A 128 x 128 x 64 fp8 matmul on 4 warps, 175 registers and 64 KB of ring per block:
     two blocks per SM by registers, three by shared memory; at 168 registers, three."""
