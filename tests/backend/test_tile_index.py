@@ -10,19 +10,27 @@ from tritonc.passes.to_llvm.tile_index import Ints, register_deltas, swizzled_in
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
 
-@pytest.mark.parametrize("rows, row_len, blocks", [(64, 64, True), (64, 128, True),
-                                                    (128, 32, False), (16, 16, False),
-                                                    (32, 256, True)])
-def test_swizzled_index_is_a_bijection_without_bank_conflicts(rows, row_len, blocks):
+@pytest.mark.parametrize("rows, row_len, blocks, elem", [
+    (64, 64, True, 2), (64, 128, True, 2), (128, 32, False, 2), (16, 16, False, 2),
+    (32, 256, True, 2),
+    # fp8 (rows of 64 and 128 bytes, and 256 in two column blocks) and fp32 / tf32
+    (128, 64, True, 1), (64, 128, True, 1), (32, 256, True, 1), (128, 32, True, 4),
+    (64, 64, True, 4), (32, 16, True, 4)])
+def test_swizzled_index_is_a_bijection_without_bank_conflicts(rows, row_len, blocks, elem):
     ints = Ints()
-    index = {(r, c): swizzled_index(ints, r, c, rows, row_len, blocks)
+    index = {(r, c): swizzled_index(ints, r, c, rows, row_len, blocks, elem)
              for r, c in itertools.product(range(rows), range(row_len))}
     assert sorted(index.values()) == list(range(rows * row_len))
+    per_chunk = 16 // elem
+    # a 16-byte chunk stays whole: its elements keep their order and neighbours
+    for (r, c), i in index.items():
+        if c % per_chunk:
+            assert i == index[r, c - 1] + 1
     # the 16-byte chunk of 8 consecutive rows at one column: 8 different bank groups
-    # (chunk slots of a 128-byte line) once a row holds 8 chunks
-    if min(row_len, 64 if blocks else row_len) >= 64:
-        for r0, c in itertools.product(range(0, rows, 8), range(0, row_len, 8)):
-            slots = {index[r0 + i, c] // 8 % 8 for i in range(8)}
+    # (chunk slots of a 128-byte line) once a row holds 128 bytes
+    if min(row_len * elem, 128 if blocks else row_len * elem) >= 128:
+        for r0, c in itertools.product(range(0, rows, 8), range(0, row_len, per_chunk)):
+            slots = {index[r0 + i, c] * elem // 16 % 8 for i in range(8)}
             assert len(slots) == 8
 
 
