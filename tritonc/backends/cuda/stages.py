@@ -122,25 +122,28 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
         half = blocks_for_half_sm(ptx, arch, report["registers"])
         more = None if half else one_more_block(ptx, arch, report["registers"],
                                                 metadata.get("shared", 0))
-        for blocks in (half, more):
-            if not blocks:
-                continue
-            bound = _REQNTID.sub(rf"\g<0>\n.minnctapersm {blocks}", ptx, count=1)
+        if half:
+            cubin, report = _assemble_for(ptx, arch, name, half)
+        elif more:
             try:
-                bound_cubin, bound_report = compile_ptx(bound, arch, name)
+                bound = _assemble_for(ptx, arch, name, more)
             except PtxasError:  # an instruction needs more registers than the bound
-                if blocks == half:
-                    raise
-                continue
-            if blocks == half or not (bound_report["spill_stores"] or
-                                      bound_report["spill_loads"]):
-                cubin, report = bound_cubin, bound_report
-                report["min_ctas_per_sm"] = blocks
+                bound = None
+            if bound and not (bound[1]["spill_stores"] or bound[1]["spill_loads"]):
+                cubin, report = bound
     metadata["ptxas"] = report
     return cubin
 
 
 _REQNTID = re.compile(r"^\.reqntid (\d+).*$", re.MULTILINE)
+
+
+def _assemble_for(ptx: str, arch: str, name: str, blocks: int) -> tuple[bytes, dict]:
+    """ptxas on `ptx` with `.minnctapersm blocks`; the report records the bound."""
+    cubin, report = compile_ptx(_REQNTID.sub(rf"\g<0>\n.minnctapersm {blocks}", ptx, count=1),
+                                arch, name)
+    report["min_ctas_per_sm"] = blocks
+    return cubin, report
 _HALF_SM_THREADS = 1024
 
 

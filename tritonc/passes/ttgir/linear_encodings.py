@@ -99,14 +99,15 @@ def dot_operand_v2(shape: Sequence[int], op_idx: int, warps_per_cta: Sequence[in
         reg.append(unit(2, md, 8))
     reg.append(unit(2, kd, 4 * k_width))
     lane = [unit(2, kd, k_width), unit(2, kd, 2 * k_width)] + _steps(md, 2, 1, 8)
-    tile = 16 if op_idx == 0 else 8
-    block = max(tile, shape[md] // (wm if op_idx == 0 else wn))
+    reg += _steps(kd, 2, kstep, shape[kd] // kstep)
     if op_idx == 0:  # warp bits go along M, then along N (copies of A)
-        reg += _steps(kd, 2, kstep, shape[kd] // kstep) + _steps(md, 2, 16 * wm, block // 16)
+        rows = max(16, shape[md] // wm)
+        reg += _steps(md, 2, 16 * wm, rows // 16)
         warp = _steps(md, 2, 16, wm) + [(0, 0)] * log2(wn)
     else:  # copies of B along M, then N
-        reg += _steps(kd, 2, kstep, shape[kd] // kstep) + _steps(md, 2, tile, block // tile)
-        warp = [(0, 0)] * log2(wm) + _steps(md, 2, block, wn)
+        cols = max(8, shape[md] // wn)
+        reg += _steps(md, 2, 8, cols // 8)
+        warp = [(0, 0)] * log2(wm) + _steps(md, 2, cols, wn)
     return distributed(shape, reg, lane, warp)
 
 
