@@ -227,3 +227,30 @@ def test_expand_dims_broadcast_chains(bm, bn):
         o = o + o.max(dim=1, keepdim=True).values - o.min(dim=0, keepdim=True).values
         want[i:i + rows] = o[:rows, :n]
     torch.testing.assert_close(out.double(), want, rtol=1e-5, atol=1e-4)
+
+
+@triton.jit
+def scale_rows(x_ptr, y_ptr, x_stride, y_stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * x_stride + offs, mask=offs < n, other=0.0).to(tl.float32)
+    y = x * tl.math.rsqrt(tl.sum(x * x, axis=0) / n)
+    tl.store(y_ptr + row * y_stride + offs, y.to(y_ptr.dtype.element_ty), mask=offs < n)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("n, block, num_warps", [(3000, 4096, 8), (781, 1024, 4),
+                                                 (100, 128, 1), (1500, 2048, 16)])
+def test_16_bit_rows_to_unaligned_stores(dtype, n, block, num_warps):
+    """Rows of halves loaded eight per thread, stored one per thread to rows whose start
+    is not known to be aligned: the exchange's loads are `ldmatrix` on sm_80 and up."""
+    import torch
+
+    torch.manual_seed(n)
+    rows = 37
+    x = random_tensor((rows, n + 9), dtype)[:, :n]
+    y = poisoned((rows, n + 3), dtype)
+    scale_rows[(rows,)](x, y, x.stride(0), y.stride(0), n, BLOCK=block, num_warps=num_warps)
+    ref = x.double() * torch.rsqrt((x.double() ** 2).mean(1, keepdim=True))
+    torch.testing.assert_close(y[:, :n].double(), ref, rtol=2e-2, atol=2e-2)
+    assert torch.isnan(y[:, n:].float()).all()

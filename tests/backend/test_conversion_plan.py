@@ -92,11 +92,27 @@ def run_plan(plan, src, dst, values):
         smem = np.full(values.size, POISON, dtype=values.dtype)
         store_table = plan.store_map.table()[0][..., 0]  # [warp, lane, register] -> offset
         load_table = plan.load_map.table()[0][..., 0]
-        check_vectors(store_table, plan.store.vector)
-        check_vectors(load_table, plan.load.vector)
+        check_side(store_table, plan.store)
+        check_side(load_table, plan.load)
         smem[store_table.reshape(-1)] = regs.reshape(-1)
         out[...] = smem[load_table]
     return out
+
+
+def check_side(offsets, side):
+    """The offsets of each access: a vector of consecutive ones, or the rows of an
+    `ldmatrix` (lanes 4 q .. 4 q + 3 read the words of one 16-byte row in turn)."""
+    order = [sum(1 << side.registers[k] for k in range(len(side.registers)) if i >> k & 1)
+             for i in range(offsets.shape[-1])]
+    offsets = offsets[..., order]
+    if not side.ldmatrix:
+        check_vectors(offsets, side.vector)
+        return
+    check_vectors(offsets, 2)
+    lane = np.arange(offsets.shape[1])[None, :, None]
+    rows = offsets[..., ::2] - 2 * (lane % 4)
+    assert (rows % 8 == 0).all()
+    assert (rows == rows[:, lane[0, :, 0] & ~3]).all()
 
 
 def check_vectors(offsets, vec):

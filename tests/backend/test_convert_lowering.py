@@ -94,6 +94,25 @@ class BlockModel:
         assert all((o != UNSET).all() for o in out), "read of an element nobody wrote"
         return out
 
+    def ldmatrix(self, base, constant, count):
+        """Lane 8 m + r gives the row of matrix m; lane l receives, of every matrix, the
+        two elements of word l % 4 of row l // 4."""
+        assert self.elem_bytes == 2 and not (base & constant).any()
+        rows = base + constant
+        assert (rows % 8 == 0).all(), "ldmatrix rows are 16-byte aligned"
+        out = []
+        for m in range(count):
+            for w in range(self.threads // 32):
+                addresses = [int(rows[w * 32 + 8 * m + r]) * 2 for r in range(8)]
+                self.wavefronts.append((access_wavefronts(addresses, 16), 1))
+            src = self.warp * 32 + 8 * m + self.lane // 4
+            at = rows[src] + 2 * (self.lane % 4)
+            for half in range(2):
+                value = self.mem[at + half]
+                assert (value != UNSET).all(), "read of an element nobody wrote"
+                out.append(value)
+        return out
+
     def barrier(self):
         self.barriers += 1
 
@@ -290,6 +309,36 @@ CHECK-NOT: st.shared.b16
 CHECK: bar.sync
 CHECK: ld.shared.b16
 """, tmp_path)
+
+
+@tritonc.jit
+def scale_rows_fp16(x_ptr, y_ptr, x_stride, y_stride, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * x_stride + offs, mask=offs < n, other=0.0).to(tl.float32)
+    y = x * tl.math.rsqrt(tl.sum(x * x, axis=0) / n)
+    tl.store(y_ptr + row * y_stride + offs, y.to(tl.float16), mask=offs < n)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_fp16_rows_reach_scalar_stores_through_ldmatrix(arch, tmp_path):
+    """Eight halves per thread move to one per thread (the store's layout, its rows not
+    known to be aligned): two 16-byte stores per thread, then one `ldmatrix.x4` per eight
+    results, each register two halves, in place of sixteen 2-byte loads."""
+    k = tritonc.compile(scale_rows_fp16, {"x_ptr": "*fp16", "y_ptr": "*fp16",
+                                          "x_stride": "i32", "y_stride": "i32", "n": "i32"},
+                        {"BLOCK": 4096}, target=f"cuda:{arch}",
+                        divisible_by_16={"x_ptr", "y_ptr", "x_stride"}, num_warps=8)
+    filecheck(k.asm["ptx"], """
+CHECK: bar.sync
+CHECK-COUNT-2: st.shared.v4.b32
+CHECK: bar.sync
+CHECK-NOT: ld.shared.b16
+CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+CHECK-NOT: ld.shared
+CHECK: st.global.b16
+""", tmp_path)
+    assert k.metadata["ptxas"]["spill_stores"] == 0
 
 
 @tritonc.jit

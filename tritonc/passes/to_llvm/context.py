@@ -315,5 +315,21 @@ class LoweringContext:
         return self.binop("arith.addi", self.binop("arith.addi", self._smem_base32, offset),
                           scaled)
 
+    def ldmatrix(self, address, count: int, trans: bool = False) -> list:
+        """`ldmatrix.sync.aligned.m8n8.x{count}` of 16-bit elements at the 32-bit shared
+        address each lane gives (lane 8 m + r: row r of matrix m): per matrix, the i32
+        word holding two elements."""
+        regs = ", ".join(f"${i}" for i in range(count))
+        asm = (f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if trans else ''}.shared.b16 "
+               f"{{{regs}}}, [${count}];")
+        i32 = self.i32_type()
+        ty = ir.Type.parse(f"!llvm.struct<({', '.join(['i32'] * count)})>")
+        out = self.value("llvm.inline_asm", [address], ty, {
+            "asm_string": ir.StringAttr.get(asm),
+            "constraints": ir.StringAttr.get(",".join(["=r"] * count + ["r"])),
+            "has_side_effects": ir.UnitAttr.get()})
+        return [self.value("llvm.extractvalue", [out], i32,
+                           {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
+
     def barrier(self) -> None:
         self.op("gpu.barrier", [])

@@ -37,10 +37,12 @@ from tritonc.passes.ttgir.layout_conversion import (
     BARRIER_COST,
     Plan,
     RegisterPermutation,
+    SharedAccess,
     SharedMemoryExchange,
     ShuffleRound,
     WarpShuffle,
     candidate_plans,
+    ldmatrix_address_columns,
 )
 from tritonc.passes.ttgir.linear_layout import LinearLayout
 
@@ -78,6 +80,10 @@ class Emitter(Protocol):
 
     def load(self, base, constant: int, count: int) -> list:
         """`count` elements from base + constant .. + count - 1, one access."""
+
+    def ldmatrix(self, base, constant: int, count: int) -> list:
+        """`ldmatrix.x{count}` of 16-bit elements, lane 8 m + r giving the row of matrix m
+        at base + constant: per matrix, the two elements of the word the lane receives."""
 
     def barrier(self) -> None:
         """Synchronise the thread block."""
@@ -199,32 +205,42 @@ def _emit_shuffles(em: Emitter, plan: WarpShuffle, regs: list) -> list:
 
 def _emit_shared(em: Emitter, plan: SharedMemoryExchange, regs: list) -> list:
     em.barrier()  # earlier readers of the scratch buffer are done
-    _access(em, plan.store_map, plan.store.vector, regs)
+    _access(em, plan.store_map, plan.store, regs)
     em.barrier()
-    return _access(em, plan.load_map, plan.load.vector, None)
+    return _access(em, plan.load_map, plan.load, None)
 
 
-def _access(em: Emitter, access: LinearLayout, vector: int, regs: list | None) -> list:
+def _access(em: Emitter, access: LinearLayout, side: SharedAccess, regs: list | None) -> list:
     """Store `regs` (or load, when None) through `access`: (register, lane, warp) ->
-    element offset, `vector` registers per access."""
+    element offset, `side.vector` registers per access, taken in `side.registers` order."""
     lane_cols = [v[0] for v in access.bases("lane")]
     warp_cols = [v[0] for v in access.bases("warp")]
+    if side.ldmatrix:
+        lane_cols = ldmatrix_address_columns(access, side)
     varying = 0  # the offset bits the lane and warp ids can set
     for c in lane_cols + warp_cols:
         varying |= c
     base = em.thread_xor(lane_cols, warp_cols)
     bases = {0: base}  # the register constant's bits in `varying` -> base ^ them
+    order = [sum(1 << side.registers[k] for k in range(len(side.registers)) if i >> k & 1)
+             for i in range(access.in_size("register"))]  # access order -> register
     out: list = []
-    for start in range(0, access.in_size("register"), vector):
-        constant = access.apply(register=start)[0]
+    for start in range(0, len(order), side.vector):
+        group = order[start:start + side.vector]
+        constant = access.apply(register=group[0])[0]
         mixed = constant & varying
         if mixed not in bases:
             bases[mixed] = em.xor(base, mixed)
-        if regs is None:
-            out += em.load(bases[mixed], constant ^ mixed, vector)
+        if side.ldmatrix:
+            out += em.ldmatrix(bases[mixed], constant ^ mixed, side.vector // 2)
+        elif regs is None:
+            out += em.load(bases[mixed], constant ^ mixed, side.vector)
         else:
-            em.store(bases[mixed], constant ^ mixed, list(regs[start:start + vector]))
-    return out
+            em.store(bases[mixed], constant ^ mixed, [regs[r] for r in group])
+    result: list = [None] * len(order)
+    for r, value in zip(order, out):
+        result[r] = value
+    return result
 
 
 # -- the IR --------------------------------------------------------------------------------
@@ -361,6 +377,17 @@ class IrEmitter:
         packed = ctx.value("llvm.load", [ptr], vec_ty, self._alignment(count))
         return [ctx.value("llvm.extractelement", [packed, ctx.i32(i)], self.elem_type)
                 for i in range(count)]
+
+    def ldmatrix(self, base, constant: int, count: int) -> list:
+        ctx = self.ctx
+        index = ctx.binop("arith.addi", base, ctx.i32(constant)) if constant else base
+        pair = ir.VectorType.get([2], self.elem_type)
+        out = []
+        for word in ctx.ldmatrix(ctx.smem_address(index, 2, 0), count):
+            halves = ctx.value("llvm.bitcast", [word], pair)
+            out += [ctx.value("llvm.extractelement", [halves, ctx.i32(i)], self.elem_type)
+                    for i in range(2)]
+        return out
 
     def barrier(self) -> None:
         self.ctx.barrier()

@@ -90,7 +90,6 @@ def _mma(ctx: LoweringContext, op) -> list:
         staged_a, staged_b = stage(ctx, [a, b], transposed=(b,))
     else:
         staged_a, staged_b = _in_shared_memory(ctx, [a, b])
-    i32 = ctx.i32_type()
     wm, _ = layout.warps_per_cta
     bm, bn = layout.warp_block((m_dim, n_dim))
     log_wm = wm.bit_length() - 1
@@ -120,18 +119,6 @@ def _mma(ctx: LoweringContext, op) -> list:
             index = ctx.binop("arith.addi", ctx.binop("arith.muli", row, ctx.i32(row_len)), col)
         return ctx.smem_address(index, 2, staged.offset)
 
-    def ldmatrix(address, count: int, trans: bool) -> list:
-        regs = ", ".join(f"${i}" for i in range(count))
-        asm = (f"ldmatrix.sync.aligned.m8n8.x{count}{'.trans' if trans else ''}.shared.b16 "
-               f"{{{regs}}}, [${count}];")
-        ty = ir.Type.parse(f"!llvm.struct<({', '.join(['i32'] * count)})>")
-        out = ctx.value("llvm.inline_asm", [address], ty, {
-            "asm_string": ir.StringAttr.get(asm),
-            "constraints": ir.StringAttr.get(",".join(["=r"] * count + ["r"])),
-            "has_side_effects": ir.UnitAttr.get()})
-        return [ctx.value("llvm.extractvalue", [out], i32,
-                          {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
-
     # a ring buffer stored one column per row: A as K rows of M, B as N rows of K
     a_flipped = not in_registers and a in ctx.smem_k_major
     b_flipped = b in ctx.smem_k_major
@@ -155,13 +142,13 @@ def _mma(ctx: LoweringContext, op) -> list:
             # read transposed, they are a0..a3
             k = ctx.binop("arith.addi", a_lane_k, ctx.i32(kk * 16))
             m = ctx.binop("arith.addi", a_lane_m, ctx.i32(i * layout.row_step))
-            return ldmatrix(flipped_address(staged_a, k, m, m_dim), 4, True)
+            return ctx.ldmatrix(flipped_address(staged_a, k, m, m_dim), 4, True)
         # lanes 0-15 address rows 0-15 at column 0 of the 16 x 16 slice, lanes 16-31 the
         # same rows at column 8: the four 8 x 8 matrices are a0..a3 of mma's A operand
         row = ctx.binop("arith.addi", warp_row, ctx.binop("arith.addi", lane_row,
                                                           ctx.i32(i * layout.row_step)))
         col = ctx.binop("arith.addi", lane_col8, ctx.i32(kk * 16))
-        return ldmatrix(shared_address(staged_a, row, col, k_dim), 4, False)
+        return ctx.ldmatrix(shared_address(staged_a, row, col, k_dim), 4, False)
 
     def b_fragments(j: int, kk: int) -> list:
         if b_flipped:
@@ -169,13 +156,13 @@ def _mma(ctx: LoweringContext, op) -> list:
             # b0, b1 of tile j, then of tile j + 1
             n = ctx.binop("arith.addi", b_lane_n, ctx.i32(j * 8))
             k = ctx.binop("arith.addi", half, ctx.i32(kk * 16))
-            return ldmatrix(flipped_address(staged_b, n, k, k_dim), 4, False)
+            return ctx.ldmatrix(flipped_address(staged_b, n, k, k_dim), 4, False)
         # transposed loads of rows k (16 of them) of columns n .. n + 7 of tile j (lanes
         # 0-15) and of tile j + 1 (lanes 16-31): b0, b1 of tile j, then of tile j + 1
         k = ctx.binop("arith.addi", lane_row, ctx.i32(kk * 16))
         n = ctx.binop("arith.addi", warp_col, ctx.binop("arith.addi", lane_col8,
                                                         ctx.i32(j * 8)))
-        return ldmatrix(shared_address(staged_b, k, n, n_dim), 4, True)
+        return ctx.ldmatrix(shared_address(staged_b, k, n, n_dim), 4, True)
 
     accs = list(ctx.get(c))
     n_tiles = bn // 8

@@ -16,6 +16,8 @@ of one tensor (layout classes or `LinearLayout`s) and gives the cheapest of:
   The buffer is the cheapest of the `#ttg.swizzled_shared` family (`swizzle` gives its
   parameters) and of bank swizzles built from both sides' lane bases (general XOR-linear,
   `swizzle` None, `smem` the layout), priced by the wavefronts of a 32-bank model.
+  Each side moves vectors of registers at consecutive offsets (`registers` gives the
+  order), or, for 16-bit loads, `ldmatrix` rows (`load.ldmatrix`).
 
 All four derive from one linear map: `sources`, from the destination's
 (register, lane, warp, block) to the source's, with `src(sources(x)) == dst(x)`, which
@@ -34,8 +36,8 @@ the mma accumulator layout of four warps as 2 x 2.
     >>> from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
     >>> src = BlockedLayout((1, 4), (8, 4), (4, 1), (1, 0))
     >>> plan = plan_conversion(src, MmaLayout((2, 2)), (64, 64), 16)
-    >>> plan.kind, plan.store.vector, plan.load.vector, plan.buffer_bytes
-    ('shared', 4, 2, 8192)
+    >>> plan.kind, plan.store.vector, plan.load.vector, plan.load.ldmatrix, plan.buffer_bytes
+    ('shared', 4, 8, True, 8192)
     >>> plan.store.conflict_free and plan.load.conflict_free
     True
     >>> plan.store_map.apply(0, 5, 1)     # register 0 of lane 5, warp 1: element offset
@@ -43,7 +45,10 @@ the mma accumulator layout of four warps as 2 x 2.
     >>> read_sources(plan, warp=1, lane=5)[:2]   # (src register, src lane, src warp)
     [(2, 4, 2), (3, 4, 2)]
 
-Its first two mma registers hold what registers 2 and 3 of lane 4 of warp 2 loaded.
+Its first two mma registers hold what registers 2 and 3 of lane 4 of warp 2 loaded. The
+load side is one `ldmatrix.x4` per eight registers: each lane receives 32-bit words of
+two elements that sit together in the buffer, the rows of its four 8 x 8 matrices 16
+bytes each (`_ldmatrix_side`), where plain loads would move two elements at a time.
 
 The lowering asks `plan.kind` and then: for "permutation", `plan.sources_of_registers`;
 for "shuffle", each round's constants and per-lane-bit XOR masks (`src_register` /
@@ -59,7 +64,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tritonc.passes.ttgir import linear_encodings
 from tritonc.passes.ttgir.linear_layout import Echelon, LinearLayout, log2
@@ -199,6 +204,8 @@ class SharedAccess:
     instructions: int  # accesses per thread
     wavefronts: int  # shared-memory cycles one warp instruction takes (bank conflicts)
     ideal_wavefronts: int  # the fewest it could take for the bytes it moves
+    registers: tuple[int, ...] = ()  # register bits in access order, the vector's first
+    ldmatrix: bool = False  # loads by `ldmatrix` (16-bit elements), see `_ldmatrix_side`
 
     @property
     def conflict_free(self) -> bool:
@@ -319,16 +326,21 @@ def access_wavefronts(byte_addresses: list[int], access_bytes: int) -> int:
     return total
 
 
-def _vector_width(access: LinearLayout, cap: int) -> int:
-    """The widest aligned run of consecutive registers at consecutive offsets."""
+def _vector_bases(access: LinearLayout, cap: int) -> list[int]:
+    """The register bits, in order, that offset bits 0.. follow: the widest aligned vector
+    (at most `cap` elements) a thread can move in one access, its registers in any order."""
     cols = access.columns()
     regs = len(access.bases("register"))
-    k = 0
-    while k < regs and (1 << k) < cap and cols[k] == 1 << k:
-        k += 1
-    while k and any(col & ((1 << k) - 1) for i, col in enumerate(cols) if i >= k):
-        k -= 1
-    return 1 << k
+    chosen: list[int] = []
+    while (2 << len(chosen)) <= cap:
+        bit = next((i for i in range(regs) if cols[i] == 1 << len(chosen)), None)
+        if bit is None:
+            break
+        chosen.append(bit)
+    while chosen and any(col & ((1 << len(chosen)) - 1)
+                         for i, col in enumerate(cols) if i not in chosen):
+        chosen.pop()
+    return chosen
 
 
 def _lane_offsets(access: LinearLayout) -> list[int]:
@@ -340,14 +352,55 @@ def _lane_offsets(access: LinearLayout) -> list[int]:
     return offsets
 
 
+def _register_order(first: list[int], regs: int) -> tuple[int, ...]:
+    return (*first, *(i for i in range(regs) if i not in first))
+
+
 def _side(access: LinearLayout, elem_bytes: int) -> SharedAccess:
-    vec = _vector_width(access, max(1, 16 // elem_bytes))
+    chosen = _vector_bases(access, max(1, 16 // elem_bytes))
+    vec = 1 << len(chosen)
     lanes = [offset * elem_bytes for offset in _lane_offsets(access)]
     access_bytes = vec * elem_bytes
     wavefronts = access_wavefronts(lanes, access_bytes)
     distinct = len({a for a in lanes})
     ideal = max(1, -(-distinct * max(access_bytes, 1) // (BANKS * BANK_BYTES)))
-    return SharedAccess(vec, access.in_size("register") // vec, wavefronts, ideal)
+    regs = len(access.bases("register"))
+    return SharedAccess(vec, access.in_size("register") // vec, wavefronts, ideal,
+                        _register_order(chosen, regs))
+
+
+def ldmatrix_address_columns(access: LinearLayout, side: SharedAccess) -> list[int]:
+    """The offset columns of lane bits 0-4 in the row addresses an `ldmatrix` of `side`
+    takes: lane 8 m + r gives row r of matrix m, rows from the access's lane bits 2-4,
+    matrices from its register bits after the first."""
+    cols = access.columns()
+    lane_cols = cols[len(access.bases("register")):][:5]
+    matrices = [cols[b] for b in side.registers[1:side.vector.bit_length() - 1]]
+    return [*lane_cols[2:5], *matrices, 0, 0][:5]
+
+
+def _ldmatrix_side(access: LinearLayout, elem_bytes: int) -> SharedAccess | None:
+    """A load side by `ldmatrix.x1/x2/x4` of 16-bit elements, when the access allows it:
+    lane l of a warp receives, of each 8 x 8 matrix, the 32-bit word l % 4 of row l // 4
+    (a row is 16 bytes anywhere in the buffer). So one register bit must take offset
+    bit 0 (the word's two halves), lane bits 0 and 1 offset bits 1 and 2, and every other
+    bit must keep rows 16-byte aligned; up to two more register bits pick the matrices."""
+    regs = len(access.bases("register"))
+    if elem_bytes != 2 or len(access.bases("lane")) != 5:
+        return None
+    cols = access.columns()
+    if cols[regs:regs + 2] != [2, 4]:
+        return None
+    half = next((i for i in range(regs) if cols[i] == 1), None)
+    if half is None or any(c & 7 for i, c in enumerate(cols) if i not in (half, regs, regs + 1)):
+        return None
+    matrices = [i for i in range(regs) if i != half][:2]
+    count = 1 << len(matrices)
+    side = SharedAccess(2 * count, access.in_size("register") // (2 * count), 0, count,
+                        _register_order([half, *matrices], regs), ldmatrix=True)
+    address = ldmatrix_address_columns(access, side)
+    rows = [_xor_cols(address, lane) * elem_bytes for lane in range(8 * count)]
+    return replace(side, wavefronts=access_wavefronts(rows, 16))
 
 
 def _swizzles(shape: tuple[int, ...], elem_bytes: int):
@@ -461,6 +514,16 @@ def _buffer_candidates(src: LinearLayout, dst: LinearLayout, shape: tuple[int, .
                 break
             for first, second in ((src, dst), (dst, src)):
                 yield bank_swizzle(first, second, vector, elem_bytes), None
+    if elem_bytes == 2 and len(dst.bases("lane")) == 5:  # rows for `ldmatrix`
+        lanes = [dst.flatten(v) for v in dst.bases("lane")[:2]]
+        for half in (dst.flatten(v) for v in dst.bases("register")):
+            vector = [half, *lanes]
+            if Echelon(vector).rank == 3:
+                yield bank_swizzle(src, dst, vector, elem_bytes), None
+
+
+def _price(side: SharedAccess) -> int:
+    return side.instructions * (side.wavefronts + 1)
 
 
 def _shared_plan(c: LinearLayout, src: LinearLayout, dst: LinearLayout,
@@ -480,8 +543,10 @@ def _shared_plan(c: LinearLayout, src: LinearLayout, dst: LinearLayout,
         inverse = smem.invert()
         store_map, load_map = inverse.compose(src), inverse.compose(dst)
         store, load = _side(store_map, elem_bytes), _side(load_map, elem_bytes)
-        cost = (store.instructions * (store.wavefronts + 1)
-                + load.instructions * (load.wavefronts + 1) + BARRIER_COST)
+        matrices = _ldmatrix_side(load_map, elem_bytes)
+        if matrices and _price(matrices) < _price(load):
+            load = matrices
+        cost = _price(store) + _price(load) + BARRIER_COST
         key = (cost, params is None, params[2] if params else 0)
         if best is None or key < best[0]:
             best = (key, SharedMemoryExchange(c, smem, params, store_map, load_map, store,
