@@ -254,3 +254,28 @@ def test_16_bit_rows_to_unaligned_stores(dtype, n, block, num_warps):
     ref = x.double() * torch.rsqrt((x.double() ** 2).mean(1, keepdim=True))
     torch.testing.assert_close(y[:, :n].double(), ref, rtol=2e-2, atol=2e-2)
     assert torch.isnan(y[:, n:].float()).all()
+
+
+@triton.jit
+def row_stats_in_a_loop(x_ptr, y_ptr, rows_per_program, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    for i in range(0, rows_per_program):
+        row = tl.program_id(0) * rows_per_program + i
+        x = tl.load(x_ptr + row * n + offs, mask=offs < n, other=0.0)
+        tl.store(y_ptr + 2 * row, tl.sum(x, axis=0))
+        tl.store(y_ptr + 2 * row + 1, tl.max(tl.where(offs < n, x, -float("inf")), axis=0))
+
+
+@pytest.mark.parametrize("num_warps", [2, 8, 16])
+def test_reductions_across_warps_back_to_back_in_a_loop(num_warps):
+    """Each iteration reuses the reduction's shared memory twice: a write racing a slow
+    warp's read of the previous use would give a wrong sum or maximum."""
+    import torch
+
+    torch.manual_seed(num_warps)
+    programs, per, n = 53, 7, 3001
+    x = torch.randn(programs * per, n, device=DEVICE)
+    y = poisoned((programs * per, 2), "float32")
+    row_stats_in_a_loop[(programs,)](x, y, per, n, BLOCK=4096, num_warps=num_warps)
+    ref = torch.stack([x.double().sum(1), x.double().amax(1)], 1)
+    torch.testing.assert_close(y.double(), ref, rtol=1e-4, atol=1e-3)

@@ -156,8 +156,9 @@ def one_more_block(ptx: str, arch: str, registers: int, shared: int) -> int | No
     most an eighth of the registers for it (the caller keeps the first cubin if the
     second spills or ptxas refuses the bound); None for every other kernel.
 
-    A 128 x 128 x 64 fp8 matmul on 4 warps, 175 registers and 64 KB of ring per block:
-    two blocks per SM by registers, three by shared memory; at 168 registers, three."""
+    A kernel of 4 warps at 175 registers with 64 KB of shared memory per block (a
+    128 x 128 x 64 fp8 matmul's ring): two blocks per SM by registers, three by shared
+    memory; at 168 registers, three."""
     block = _REQNTID.search(ptx)
     if block is None or any(d in ptx for d in (".minnctapersm", ".maxnreg", ".maxntid")):
         return None

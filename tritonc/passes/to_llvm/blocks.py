@@ -336,7 +336,7 @@ def _gathered_addresses(ctx: LoweringContext, desc, x_offsets, y_offset, tile_ty
     rows = ctx.shape(x_offsets.type)[0]
     i32 = ir.IntegerType.get_signless(32)
     ctx.reserve_smem(rows * 4)
-    ctx.barrier()
+    ctx.guard_barrier()
     for index, (coord,) in zip(ctx.get(x_offsets), ctx.coordinates(x_offsets.type),
                                strict=True):
         ctx.op("llvm.store", [index, ctx.smem_ptr(coord, i32)])

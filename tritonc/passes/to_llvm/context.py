@@ -31,6 +31,23 @@ def pointee_text(ty) -> tuple[str, int] | None:
     return (m.group(1), int(m.group(2))) if m else None
 
 
+def _fields(strides: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    """(first bit, bit count, dimension, stride) of each run of id bits that step one
+    dimension by doubling strides: the run contributes ((id >> first) & (2^count - 1)) *
+    stride. Bits with stride 0 (copies) contribute nothing."""
+    out: list[tuple[int, int, int, int]] = []
+    bit = 0
+    while bit < len(strides):
+        d, stride = strides[bit]
+        count = 1
+        while bit + count < len(strides) and strides[bit + count] == (d, stride << count):
+            count += 1
+        if stride:
+            out.append((bit, count, d, stride))
+        bit += count
+    return out
+
+
 class LoweringContext:
     """Everything a lowering rule needs; rules build ops at `self.ip`."""
 
@@ -44,6 +61,8 @@ class LoweringContext:
         self.lane = self.warp = None
         self._bases: dict[tuple, list] = {}
         self._smem_base32 = None
+        self.smem_used = False  # whether code emitted so far addresses shared memory
+        self.loop_depth = 0  # loops around the insertion point, in the kernel or made here
         self._consts: dict[tuple, Any] = {}
         self.declared: set[str] = set()
         self.module_ip: ir.InsertionPoint | None = None
@@ -208,12 +227,14 @@ class LoweringContext:
             saved = self.ip
             self.ip = self.entry_ip
             parts: list = [None] * layout.rank
-            for ident, strides in ((self.lane, layout.lane_strides()),
-                                   (self.warp, layout.warp_strides(shape))):
-                for bit, (d, stride) in enumerate(strides):
-                    on = self.binop("arith.andi", self.binop("arith.shrui", ident, self.i32(bit)),
-                                    self.i32(1))
-                    term = self.binop("arith.muli", on, self.i32(stride))
+            for ident, strides, bits in (
+                    (self.lane, layout.lane_strides(), 5),
+                    (self.warp, layout.warp_strides(shape), self.num_warps.bit_length() - 1)):
+                for bit, count, d, stride in _fields(strides):
+                    field = self.binop("arith.shrui", ident, self.i32(bit)) if bit else ident
+                    if bit + count < bits:  # the id's top bits need no mask
+                        field = self.binop("arith.andi", field, self.i32((1 << count) - 1))
+                    term = self.binop("arith.muli", field, self.i32(stride))
                     parts[d] = term if parts[d] is None else self.binop("arith.addi", parts[d],
                                                                         term)
             self._bases[key] = [p if p is not None else self.i32(0) for p in parts]
@@ -276,6 +297,7 @@ class LoweringContext:
     def smem_ptr(self, index, elt_type, byte_offset=0):
         """&scratch[byte_offset + index * sizeof(elt_type)] (a `!llvm.ptr<3>`); the byte
         offset is an int or an i32 value."""
+        self.smem_used = True
         base = self.smem_base
         if not isinstance(byte_offset, int) or byte_offset:
             offset = self.i32(byte_offset) if isinstance(byte_offset, int) else byte_offset
@@ -297,7 +319,9 @@ class LoweringContext:
         block = loop.regions[0].blocks.append(self.i32_type(), *[v.type for v in inits])
         saved = self.ip
         self.ip = ir.InsertionPoint(block)
+        self.loop_depth += 1
         nxt = body(block.arguments[0], list(block.arguments)[1:])
+        self.loop_depth -= 1
         self.op("scf.yield", nxt)
         self.ip = saved
         return list(loop.results)
@@ -306,6 +330,7 @@ class LoweringContext:
         """The 32-bit shared-memory address of element `index` (of `elt_bytes` bytes) after
         `byte_offset`, for instructions that take one (ldmatrix, cp.async): i32 arithmetic
         from the scratch base, no 64-bit pointer per access."""
+        self.smem_used = True
         if self._smem_base32 is None:
             saved, self.ip = self.ip, self.entry_ip
             self._smem_base32 = self.value("llvm.ptrtoint", [self.smem_base], self.i32_type())
@@ -333,3 +358,11 @@ class LoweringContext:
 
     def barrier(self) -> None:
         self.op("gpu.barrier", [])
+
+    def guard_barrier(self) -> None:
+        """The barrier before threads write shared memory that others may still be reading
+        from an earlier use. None is needed before the kernel's first use of shared memory
+        in program order, outside any loop (inside one, the previous iteration's reads
+        come first)."""
+        if self.smem_used or self.loop_depth:
+            self.barrier()

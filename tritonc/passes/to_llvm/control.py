@@ -87,10 +87,12 @@ def _lower_for(ctx: LoweringContext, op, extra: list, top) -> list:
     for old, regs in zip(olds, _regroup(ctx, olds, own_args)):
         ctx.set(old, regs)
     _keep_loop_annotation(op, new)
+    ctx.loop_depth += 1
     if top is not None:
         ctx.extra_yields[list(old_block.operations)[-1]] = top(
             new_block.arguments[0], list(new_block.arguments)[1 + n_own:])
     lower_block(ctx, old_block)
+    ctx.loop_depth -= 1
     ctx.ip = saved
     return _regroup(ctx, op.results, list(new.results)[:n_own])
 
@@ -129,8 +131,10 @@ def lower_while(ctx: LoweringContext, op) -> list:
     _keep_loop_annotation(op, new)
     before = new.regions[0].blocks.append(*_flat_types(ctx, before_old.arguments))
     after = new.regions[1].blocks.append(*_flat_types(ctx, after_old.arguments))
+    ctx.loop_depth += 1
     _lower_region_block(ctx, before_old, before)
     _lower_region_block(ctx, after_old, after)
+    ctx.loop_depth -= 1
     return _regroup(ctx, op.results, list(new.results))
 
 

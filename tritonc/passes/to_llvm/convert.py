@@ -88,6 +88,9 @@ class Emitter(Protocol):
     def barrier(self) -> None:
         """Synchronise the thread block."""
 
+    def guard_barrier(self) -> None:
+        """Synchronise the thread block, unless no earlier reader of the buffer can exist."""
+
 
 # -- choosing ----------------------------------------------------------------------------
 def _span(bases: Sequence[int]) -> list[int]:
@@ -204,7 +207,7 @@ def _emit_shuffles(em: Emitter, plan: WarpShuffle, regs: list) -> list:
 
 
 def _emit_shared(em: Emitter, plan: SharedMemoryExchange, regs: list) -> list:
-    em.barrier()  # earlier readers of the scratch buffer are done
+    em.guard_barrier()  # earlier readers of the scratch buffer are done
     _access(em, plan.store_map, plan.store, regs)
     em.barrier()
     return _access(em, plan.load_map, plan.load, None)
@@ -391,6 +394,9 @@ class IrEmitter:
 
     def barrier(self) -> None:
         self.ctx.barrier()
+
+    def guard_barrier(self) -> None:
+        self.ctx.guard_barrier()
 
 
 def _bits(ty) -> int:

@@ -145,7 +145,7 @@ def _share(ctx: LoweringContext, words: list, writers: list, slots: list) -> lis
     stores it to its shared-memory slot, all threads load the slot. The stores are
     predicated PTX, not branches: a branch on the thread id would let LLVM unswitch a
     loop on that id and leave the threads of a warp at different `bar.sync`s."""
-    ctx.barrier()
+    ctx.guard_barrier()
     for word, writer, slot in zip(words, writers, slots, strict=True):
         bits = ir.IntegerType(word.type).width
         _asm(ctx, f"@$0 st.shared.b{bits} [$1], $2;", f"b,l,{_REG[bits]}",

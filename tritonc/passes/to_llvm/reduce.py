@@ -81,7 +81,7 @@ def _full_reduce_1d(ctx: LoweringContext, op) -> list:
     n_warps = ctx.num_warps
     results = []
     slot_values = []
-    ctx.barrier()
+    ctx.guard_barrier()
     for k, a in enumerate(acc):
         store_ty = a.type
         ctx.reserve_smem((k + 1) * n_warps * 8)
@@ -240,7 +240,7 @@ def _axis_reduce(ctx: LoweringContext, op, axis: int) -> list:
         offset += (n_slots * numel * element_bytes(store_ty) + 15) // 16 * 16
     ctx.reserve_smem(offset)
     coords = ctx.coordinates(src_ty)
-    ctx.barrier()
+    ctx.guard_barrier()
     for values, first in rows.values():
         coord = coords[first]
         index = ctx.linear_index(coord[:axis] + coord[axis + 1:], out_shape)
@@ -337,7 +337,7 @@ def _scan_1d(ctx: LoweringContext, op) -> list:
         prefix = [_shuffle(ctx, v, 1, "up") for v in scanned]
         # 3. across warps: lane 31 publishes the warp's total
         ctx.reserve_smem(n_ops * nw * slot)
-        ctx.barrier()
+        ctx.guard_barrier()
         branch = ir.Operation.create("scf.if", results=[], operands=[is_last_lane], regions=2,
                                      loc=ctx.loc, ip=ctx.ip)
         saved = ctx.ip
@@ -501,7 +501,7 @@ def _exchange_totals(ctx: LoweringContext, op, rows: dict, dims: tuple, smem: tu
     reps, n_slots, n_rows = dims
     kinds, offsets, size = smem
     ctx.reserve_smem(size)
-    ctx.barrier()
+    ctx.guard_barrier()
     branch = ir.Operation.create("scf.if", results=[], operands=[is_last_lane], regions=2,
                                  loc=ctx.loc, ip=ctx.ip)
     saved = ctx.ip
@@ -595,7 +595,7 @@ def lower_histogram(ctx: LoweringContext, op) -> list:
     i32 = ctx.i32_type()
     i1 = ir.IntegerType.get_signless(1)
     ctx.reserve_smem(bins * 4)
-    ctx.barrier()
+    ctx.guard_barrier()
     for (c,) in ctx.coordinates(result.type):
         ctx.op("llvm.store", [ctx.i32(0), ctx.smem_ptr(c, i32)])
     ctx.barrier()

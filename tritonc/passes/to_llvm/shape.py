@@ -119,7 +119,7 @@ def store_vector(ctx: LoweringContext, values: list, ptr) -> None:
 def stage(ctx: LoweringContext, values, transposed: tuple = ()) -> list[Staged]:
     """Barrier, every thread writes its registers of each value, barrier. A 2-D value in
     `transposed` is written with its dimensions swapped (its `Staged` shape too)."""
-    ctx.barrier()
+    ctx.guard_barrier()
     staged, offset = [], 0
     for value in values:
         store_ty, kind = _smem_element_type(ctx, value.type)
@@ -164,7 +164,7 @@ def exchange(ctx: LoweringContext, src, dst_ty, coord_map: CoordMap,
     numel = 1
     for n in src_shape:
         numel *= n
-    ctx.barrier()
+    ctx.guard_barrier()
     coords = ctx.coordinates(src.type)
     regs = ctx.get(src)
     vec = _store_vector_width(ctx, src, kind, store_ty)
