@@ -302,7 +302,6 @@ def _tile_bytes(ctx: LoweringContext, load) -> int:
 
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
     """cp.async every pipelined tile of one iteration into buffer `stage` (an i32)."""
-    i32 = ctx.i32_type()
     stage_base = ctx.binop("arith.addi", ctx.pipeline_base,
                            ctx.binop("arith.muli", stage, ctx.i32(p.stage_bytes)))
     for load, ptr_regs, mask_regs, offset in zip(p.loads, ptrs, masks, p.offsets):
@@ -333,9 +332,9 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
                 dst, at = ctx.smem_address(index(ctx, coords[start]), elem, base), "$0"
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
-            size = ctx.value("arith.select", [pred, ctx.i32(nbytes), ctx.i32(0)], i32)
+            ignore = ctx.binop("arith.xori", pred, ctx.const(True, pred.type))  # zero-fill
             _asm(ctx, f"cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
-                 [dst, ptr_regs[start], size], "r,l,r")
+                 [dst, ptr_regs[start], ignore], "r,l,b")
     _asm(ctx, "cp.async.commit_group;")
 
 
