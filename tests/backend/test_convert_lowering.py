@@ -13,10 +13,14 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from test_cuda_filecheck import filecheck
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from test_convert_gpu import scale_rows  # noqa: E402  (rows of halves: tests/test_convert_gpu.py)
 
 import tritonc
 import tritonc.language as tl
@@ -314,22 +318,13 @@ CHECK: ld.shared.b16
 """, tmp_path)
 
 
-@tritonc.jit
-def scale_rows_fp16(x_ptr, y_ptr, x_stride, y_stride, n, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    x = tl.load(x_ptr + row * x_stride + offs, mask=offs < n, other=0.0).to(tl.float32)
-    y = x * tl.math.rsqrt(tl.sum(x * x, axis=0) / n)
-    tl.store(y_ptr + row * y_stride + offs, y.to(tl.float16), mask=offs < n)
-
-
 @pytest.mark.parametrize("arch", [80, 90])
 def test_fp16_rows_reach_scalar_stores_through_ldmatrix(arch, tmp_path):
     """Eight halves per thread move to one per thread (the store's layout, its rows not
     known to be aligned): two 16-byte stores per thread, then one `ldmatrix.x4` per eight
     results, each register two halves, in place of sixteen 2-byte loads."""
-    k = tritonc.compile(scale_rows_fp16, {"x_ptr": "*fp16", "y_ptr": "*fp16",
-                                          "x_stride": "i32", "y_stride": "i32", "n": "i32"},
+    k = tritonc.compile(scale_rows, {"x_ptr": "*fp16", "y_ptr": "*fp16",
+                                     "x_stride": "i32", "y_stride": "i32", "n": "i32"},
                         {"BLOCK": 4096}, target=f"cuda:{arch}",
                         divisible_by_16={"x_ptr", "y_ptr", "x_stride"}, num_warps=8)
     filecheck(k.asm["ptx"], """
