@@ -3,6 +3,7 @@ kernels of benchmarks/matmul_kernels.py in the interpreter against numpy in floa
 layouts operand-order gives (TTGIR), and the PTX (wgmma with cp.async rings on sm_90a),
 with no spills and no serialized wgmma in the ptxas report."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -182,8 +183,10 @@ def test_tf32_and_fp8_take_wgmma_in_every_order(a_col, b_col, b_trans, dtype, pr
     """wgmma reads 8- and 32-bit tiles only K-major, one wgmma per 32 bytes of K and no
     transpose immediates: a tile that runs along K in memory (A row-major, B column-major
     or loaded N x K and transposed) copies into the ring by 16-byte cp.async, any other is
-    loaded and stored K-major into the scratch area each iteration. With both tiles in
-    the ring, no spills."""
+    loaded and stored K-major into the scratch area each iteration, each thread holding
+    runs of 4 along K (`operand_order.K_RUN`): tf32 goes out in 16-byte stores, fp8 in
+    words that `prmt` transposes from the loaded ones, never a byte at a time. No order
+    spills."""
     k = _compile(a_col, b_col, b_trans, 90, dtype, (128, 256, k_tile), 8, precision)
     ptx = k.asm["ptx"]
     filecheck(ptx, f"""
@@ -198,9 +201,13 @@ CHECK: wgmma.commit_group.sync.aligned
     copies = (a_ring * 128 + b_ring * 256) * k_tile * tile_bytes // (16 * 256)
     assert ptx.count("cp.async.cg.shared.global") == 3 * copies  # prologue (2) and loop
     assert ("ld.global" in ptx) == (not (a_ring and b_ring))
-    if a_ring and b_ring:
-        report = k.metadata["ptxas"]
-        assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not re.search(r"st\.shared\.b8", ptx)
+    if dtype == "fp32":
+        assert not re.search(r"st\.shared\.b32", ptx)
+    elif not (a_ring and b_ring):
+        assert "prmt.b32" in ptx
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
 
 
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)

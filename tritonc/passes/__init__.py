@@ -81,10 +81,11 @@ def coalesce_pass(module, num_warps: int | None = None) -> None:
 
 
 def operand_order_pass(module) -> None:
-    """operand-order with the module's `ttg.num-warps`."""
+    """operand-order with the module's `ttg.num-warps` and `ttg.target`."""
     from tritonc.passes.ttgir.operand_order import order_dot_operands
 
-    order_dot_operands(module, _ttgir_options(module).num_warps)
+    options = _ttgir_options(module)
+    order_dot_operands(module, options.num_warps, options.arch)
 
 
 def convert_ttgir_to_llvm_pass(module):

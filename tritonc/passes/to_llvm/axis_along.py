@@ -81,11 +81,16 @@ class AxisAlong:
     def contiguous_dim(self, ptr) -> int | None:
         """The one dimension along which the 2-D pointer tensor `ptr` runs contiguously
         (None when it is the last, or none or both are)."""
+        return 0 if self.running_dim(ptr) == 0 else None
+
+    def running_dim(self, ptr) -> int | None:
+        """The one dimension along which the 2-D pointer tensor `ptr` runs contiguously,
+        the first or the last (None when none or both do)."""
         shape = _shape(ptr.type)
         if len(shape) != 2:
             return None
         runs = [self.get(ptr, d).contiguity > 1 for d in range(2)]
-        return 0 if runs == [True, False] else None
+        return {(True, False): 0, (False, True): 1}.get(tuple(runs))
 
     def vector_width(self, ptr, mask, dim: int, elt_bytes: int, limit: int) -> int:
         """How many elements consecutive along `dim` one access of `ptr` may cover (a

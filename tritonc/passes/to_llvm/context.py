@@ -356,6 +356,12 @@ class LoweringContext:
         return [self.value("llvm.extractvalue", [out], i32,
                            {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
 
+    def prmt(self, a, b, selector: int):
+        """`prmt.b32`: byte k of the result is byte (selector >> 4k) & 7 of b:a (i32s)."""
+        return self.value("llvm.inline_asm", [a, b], self.i32_type(), {
+            "asm_string": ir.StringAttr.get(f"prmt.b32 $0, $1, $2, {selector:#x};"),
+            "constraints": ir.StringAttr.get("=r,r,r")})
+
     def barrier(self) -> None:
         self.op("gpu.barrier", [])
 

@@ -106,22 +106,85 @@ def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> int:
     """Write the 2-D `value` at byte `offset` of the scratch area as the rows x columns
     tile wgmma reads (`tile_index.swizzled_index` with column blocks), its dimensions
     swapped when `transpose`; return the bytes it takes (whole 1024-byte swizzle
-    periods). Registers consecutive along the tile's rows (the layout's fastest
-    dimension) go out as one vector of up to 16 bytes."""
+    periods). Registers consecutive along the tile's rows (K: the dimension the layout
+    runs along fastest, or the next one when each thread holds several along it, see
+    `operand_order.K_RUN`) go out as one vector of up to 16 bytes."""
     shape = ctx.shape(value.type)
     rows, row_len = (shape[1], shape[0]) if transpose else shape
-    layout = ctx.layout(value.type)
     elt = ctx.scalar_type(value.type)
     nbytes = element_bytes(elt)
-    fastest = layout.order[0] if isinstance(layout, BlockedLayout) else None
-    vec = min(layout.vector_width, 16 // nbytes) if fastest == (0 if transpose else 1) else 1
     regs, coords = ctx.get(value), ctx.coordinates(value.type)
-    for start in range(0, len(regs), vec):
-        d0, d1 = coords[start]
+    layout, k_dim = ctx.layout(value.type), 0 if transpose else 1
+
+    def at(r: int):
+        d0, d1 = coords[r]
         row, col = (d1, d0) if transpose else (d0, d1)
-        index = swizzled_index(ctx, row, col, rows, row_len, True, nbytes)
-        store_vector(ctx, regs[start:start + vec], ctx.smem_ptr(index, elt, offset))
+        return ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, True, nbytes), elt,
+                            offset)
+
+    if nbytes == 1 and isinstance(layout, BlockedLayout) and \
+            layout.size_per_thread[k_dim] % 4 == 0 and layout.size_per_thread[1 - k_dim] % 4 == 0:
+        for r, word in _transposed_words(ctx, regs, layout, shape, k_dim):
+            ctx.op("llvm.store", [word, at(r)], [], {"alignment": ir.IntegerAttr.get(
+                ir.IntegerType.get_signless(64), 4)})
+    else:
+        for group in _runs_along(layout, shape, k_dim, 16 // nbytes):
+            store_vector(ctx, [regs[r] for r in group], at(group[0]))
     return (rows * row_len * nbytes + 1023) // 1024 * 1024
+
+
+def _transposed_words(ctx: LoweringContext, regs: list, layout, shape: tuple,
+                      k_dim: int) -> list[tuple[int, object]]:
+    """The bytes of a layout holding 4 x 4 blocks per thread (4 consecutive along K and
+    along the other dimension) as i32 words along K: (the register the word starts at,
+    the word). Each block's four words along the other dimension, as loaded, become its
+    four words along K by eight `prmt`s."""
+    m_dim = 1 - k_dim
+    offsets = layout.register_offsets(shape)
+    where = {o: r for r, o in enumerate(offsets)}
+    i8 = ir.IntegerType.get_signless(8)
+
+    def reg(o, dm: int, dk: int) -> int:
+        q = list(o)
+        q[m_dim] += dm
+        q[k_dim] += dk
+        return where[tuple(q)]
+
+    def word(values: list):
+        vec = ir.VectorType.get([4], i8)
+        packed = ctx.value("llvm.mlir.poison", [], vec)
+        for i, v in enumerate(values):
+            packed = ctx.value("llvm.insertelement", [packed, v, ctx.i32(i)], vec)
+        return ctx.value("llvm.bitcast", [packed], ctx.i32_type())
+
+    out = []
+    for o in offsets:
+        if o[m_dim] % 4 or o[k_dim] % 4:
+            continue
+        w = [word([regs[reg(o, i, j)] for i in range(4)]) for j in range(4)]
+        low01, high01 = ctx.prmt(w[0], w[1], 0x5140), ctx.prmt(w[0], w[1], 0x7362)
+        low23, high23 = ctx.prmt(w[2], w[3], 0x5140), ctx.prmt(w[2], w[3], 0x7362)
+        along_k = (ctx.prmt(low01, low23, 0x5410), ctx.prmt(low01, low23, 0x7632),
+                   ctx.prmt(high01, high23, 0x5410), ctx.prmt(high01, high23, 0x7632))
+        out += [(reg(o, i, 0), along_k[i]) for i in range(4)]
+    return out
+
+
+def _runs_along(layout, shape: tuple, dim: int, cap: int) -> list[list[int]]:
+    """The registers of a thread in runs of consecutive elements along `dim` (at most
+    `cap`, aligned to their length): of a blocked layout, its elements per thread along
+    `dim`; of any other, one register each."""
+    offsets = layout.register_offsets(shape)
+    run = 1
+    if isinstance(layout, BlockedLayout):
+        while run * 2 <= min(layout.size_per_thread[dim], cap):
+            run *= 2
+    where = {o: r for r, o in enumerate(offsets)}
+    groups = []
+    for o in offsets:
+        if o[dim] % run == 0:
+            groups.append([where[(*o[:dim], o[dim] + j, *o[dim + 1:])] for j in range(run)])
+    return groups
 
 
 def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:

@@ -57,9 +57,10 @@ class BlockedLayout:
     # -- construction ------------------------------------------------------------------
     @staticmethod
     def default(shape: tuple[int, ...], num_warps: int, max_vector: int = 4,
-                order: tuple[int, ...] | None = None) -> BlockedLayout:
+                order: tuple[int, ...] | None = None, depth: int = 1) -> BlockedLayout:
         """The layout every tensor of `shape` gets: up to `max_vector` contiguous elements
         per thread along the fastest dimension (the last unless `order` says otherwise),
+        and up to `depth` along the next one while the tensor holds that many per thread;
         lanes then warps filling the fastest dimensions first."""
         rank = len(shape)
         order = tuple(range(rank - 1, -1, -1)) if order is None else tuple(order)
@@ -69,6 +70,9 @@ class BlockedLayout:
             numel *= s
         spt = [1] * rank
         spt[order[0]] = max(1, min(max_vector, shape[order[0]], numel // threads))
+        if rank > 1:
+            spt[order[1]] = max(1, min(depth, shape[order[1]],
+                                       numel // (threads * spt[order[0]])))
         room = [shape[d] // spt[d] for d in range(rank)]
         tpw = _split(WARP_SIZE, list(order), room)
         room = [max(1, room[d] // tpw[d]) for d in range(rank)]

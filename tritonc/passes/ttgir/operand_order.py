@@ -31,8 +31,10 @@ from tritonc.passes.to_llvm.axis_along import AxisAlong
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
+from tritonc.passes.ttgir.mma_layouts import KIND_BYTES, wgmma_kinds
 
 _SAME_SHAPE = ("arith.", "tt.addptr")
+K_RUN = 4  # elements along K per thread of a tile stored K-major for wgmma
 _SOURCES = ("tt.splat", "tt.broadcast", "arith.constant", "tt.make_range")
 
 
@@ -134,14 +136,24 @@ def _in_old_layout(ir, value, old_type, user):
                                loc=user.location, ip=ir.InsertionPoint(user)).results[0]
 
 
-def _order_load(ir, load, num_warps: int, along: AxisAlong) -> None:
+def _order_load(ir, load, num_warps: int, arch: int, along: AxisAlong) -> None:
     ptr = load.operands[0]
-    if along.contiguous_dim(ptr) != 0:
-        return
     result = load.results[0]
     t = ir.RankedTensorType(result.type)
+    contiguous = along.running_dim(ptr)
+    use = next(iter(result.uses))
+    k_dim = 1 - use.operand_number  # A's K is dimension 1, B's 0
+    kinds = wgmma_kinds(ir, use.owner) if arch >= 90 else None
+    depth = 1
+    if kinds and KIND_BYTES[kinds[use.operand_number]] != 2 and contiguous == 1 - k_dim:
+        depth = K_RUN  # wgmma reads it K-major from a copy the loop writes
+    if contiguous != 0 and depth == 1:
+        return
     width = 16 // element_bytes(t.element_type)
-    layout = BlockedLayout.default(tuple(t.shape), num_warps, width, (0, 1))
+    per_thread = t.shape[0] * t.shape[1] // (32 * num_warps)
+    width = max(1, min(width, per_thread // depth))  # a full run along K, shorter vectors
+    order = (0, 1) if contiguous == 0 else (1, 0)
+    layout = BlockedLayout.default(tuple(t.shape), num_warps, width, order, depth)
     found = _slice(ir, list(load.operands))
     if found is None:
         return
@@ -163,7 +175,7 @@ def _transposed(ir, trans) -> None:
                                                       ir.Attribute.parse(swap.attr_text())))
 
 
-def order_dot_operands(module, num_warps: int) -> None:
+def order_dot_operands(module, num_warps: int, arch: int = 80) -> None:
     """Apply the rewrite above to every dot operand of `module` it fits."""
     from mlir import ir
 
@@ -174,7 +186,7 @@ def order_dot_operands(module, num_warps: int) -> None:
                 continue
             if isinstance(load.results[0].type, ir.RankedTensorType) and \
                     _dot_operand_only(load.results[0]):
-                _order_load(ir, load, num_warps, along)
+                _order_load(ir, load, num_warps, arch, along)
         for trans in ops_named(module, "tt.trans"):
             if _dot_operand_only(trans.results[0]):
                 _transposed(ir, trans)
