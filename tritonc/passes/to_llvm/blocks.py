@@ -73,14 +73,11 @@ def lower_make_descriptor(ctx: LoweringContext, op) -> list:
 def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, checked):
     """(pointer, in-bounds predicate or None) for every register of `result_ty`.
 
-    The element's position along dimension d is off_d + c_d, c_d its coordinate in the
-    tile: this thread's base b_d plus the register's constant k_d. The offsets' part (sum
-    of off_d stride_d, 64 bits) is computed once per access, the thread's (sum of b_d
-    stride_d) once per tile layout, and each register adds its constant's (sum of k_d
-    stride_d), so that a loop advancing the offsets keeps one changing pointer and every
-    register is an immediate from it. The bounds -off_d <= c_d < shape_d - off_d become,
-    clamped to the tile, i32 limits computed once per access, and one pair of i32
-    comparisons per register."""
+    In 64 bits, as the element's position off_d + c_d along each dimension d is: the
+    offsets' part (sum of off_d stride_d, and the bounds -off_d <= c_d < shape_d - off_d)
+    is computed once per access, and each register's part (sum of c_d stride_d) from its
+    coordinates alone, so that in a loop advancing the offsets LLVM keeps one invariant
+    offset per register and adds it to one changing base."""
     elt = ir.Type.parse(str(ctx.element_type(result_ty)).replace("f8E4M3FN", "i8")
                         .replace("f8E5M2", "i8").replace("f8E4M3B11FNUZ", "i8"))
     i64 = ir.IntegerType.get_signless(64)
@@ -89,53 +86,28 @@ def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, c
     for off, stride in zip(wide, strides):
         term = ctx.binop("arith.muli", off, stride)
         moved = term if moved is None else ctx.binop("arith.addi", moved, term)
-
-    def advance(ptr, index):
-        return ctx.value("llvm.getelementptr", [ptr, index], base.type, {
-            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
-            "elem_type": ir.TypeAttr.get(elt)})
-
-    layout, tile = ctx.layout(result_ty), ctx.shape(result_ty)
-    wraps = {d for d in range(len(tile)) if layout.tile(d) > tile[d]}  # coordinates mod tile
-    thread = None
-    for d, b in enumerate(ctx.bases(layout, tile)):
-        if d not in wraps:
-            term = ctx.binop("arith.muli", _i64(ctx, b), strides[d])
-            thread = term if thread is None else ctx.binop("arith.addi", thread, term)
-    start = advance(base, moved)
-    if thread is not None:
-        start = advance(start, thread)
-    limits = {d: (_tile_limit(ctx, ctx.binop("arith.subi", ctx.const(0, i64), wide[d]), tile[d]),
-                  _tile_limit(ctx, ctx.binop("arith.subi", _i64(ctx, shape[d]), wide[d]),
-                              tile[d])) for d in checked}
+    start = ctx.value("llvm.getelementptr", [base, moved], base.type, {
+        "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+        "elem_type": ir.TypeAttr.get(elt)})
+    zero = ctx.const(0, i64)
+    bounds = {d: (ctx.binop("arith.subi", zero, wide[d]),
+                  ctx.binop("arith.subi", _i64(ctx, shape[d]), wide[d])) for d in checked}
     ptrs, preds = [], []
-    for consts, coord in zip(layout.register_offsets(tile), ctx.coordinates(result_ty)):
+    for coord in ctx.coordinates(result_ty):
         index, pred = None, None
         for d, c in enumerate(coord):
-            if d in wraps:
-                term = ctx.binop("arith.muli", _i64(ctx, c), strides[d])
-            elif consts[d]:
-                term = ctx.binop("arith.muli", ctx.const(consts[d], i64), strides[d])
-            else:
-                term = None
-            if term is not None:
-                index = term if index is None else ctx.binop("arith.addi", index, term)
+            c = _i64(ctx, c)
+            term = ctx.binop("arith.muli", c, strides[d])
+            index = term if index is None else ctx.binop("arith.addi", index, term)
             if d in checked:
-                low, high = limits[d]
+                low, high = bounds[d]
                 inside = ctx.binop("arith.andi", _cmp(ctx, 5, c, low), _cmp(ctx, 2, c, high))
                 pred = inside if pred is None else ctx.binop("arith.andi", pred, inside)
-        ptrs.append(start if index is None else advance(start, index))
+        ptrs.append(ctx.value("llvm.getelementptr", [start, index], base.type, {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+            "elem_type": ir.TypeAttr.get(elt)}))
         preds.append(pred)
     return ptrs, (preds if checked else None)
-
-
-def _tile_limit(ctx: LoweringContext, limit, size: int):
-    """`limit` (i64) clamped to [0, size], as i32: a coordinate c in [0, size) compares
-    with it as with `limit`."""
-    i64 = ir.IntegerType.get_signless(64)
-    clamped = ctx.binop("arith.maxsi", ctx.binop("arith.minsi", limit, ctx.const(size, i64)),
-                        ctx.const(0, i64))
-    return ctx.value("arith.trunci", [clamped], ctx.i32_type())
 
 
 def _fill(ctx: LoweringContext, elt_ty, padding: str):
