@@ -12,7 +12,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            coalesce (loads and stores along the dimension their addresses run along),
            slice-layouts (row statistics in the sliced layout of their rows),
            operand-order (dot tiles of transposed views load along their contiguous
-           dimension), mma-layouts, propagate-mma, thread-locality (loop-carried row
+           dimension; fp8 and tf32 tiles wgmma reads K-major hold runs along K),
+           mma-layouts, propagate-mma, thread-locality (loop-carried row
            reductions accumulate within each thread, crossing threads after the loop)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
