@@ -229,3 +229,21 @@ CHECK-NOT: wgmma
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
     assert not report["warnings"], report["warnings"]  # no serialized wgmma
+
+
+def test_eight_prmts_transpose_four_words_of_bytes():
+    """`wgmma.transpose_bytes` with PTX's `prmt.b32` modelled (byte k of the result is byte
+    (selector >> 4k) & 7 of b:a): byte j of word i is byte i of input word j."""
+    from tritonc.passes.to_llvm.wgmma import transpose_bytes
+
+    def prmt(a: int, b: int, selector: int) -> int:
+        pool = a | b << 32
+        return sum(((pool >> 8 * ((selector >> 4 * k) & 7)) & 0xFF) << 8 * k for k in range(4))
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        words = [int(x) for x in rng.integers(0, 2**32, 4, dtype=np.uint64)]
+        out = transpose_bytes(prmt, words)
+        for i in range(4):
+            for j in range(4):
+                assert out[i] >> 8 * j & 0xFF == words[j] >> 8 * i & 0xFF

@@ -161,13 +161,19 @@ def _transposed_words(ctx: LoweringContext, regs: list, layout, shape: tuple,
     for o in offsets:
         if o[m_dim] % 4 or o[k_dim] % 4:
             continue
-        w = [word([regs[reg(o, i, j)] for i in range(4)]) for j in range(4)]
-        low01, high01 = ctx.prmt(w[0], w[1], 0x5140), ctx.prmt(w[0], w[1], 0x7362)
-        low23, high23 = ctx.prmt(w[2], w[3], 0x5140), ctx.prmt(w[2], w[3], 0x7362)
-        along_k = (ctx.prmt(low01, low23, 0x5410), ctx.prmt(low01, low23, 0x7632),
-                   ctx.prmt(high01, high23, 0x5410), ctx.prmt(high01, high23, 0x7632))
+        along_k = transpose_bytes(ctx.prmt, [word([regs[reg(o, i, j)] for i in range(4)])
+                                             for j in range(4)])
         out += [(reg(o, i, 0), along_k[i]) for i in range(4)]
     return out
+
+
+def transpose_bytes(prmt, words: list) -> list:
+    """Byte j of result word i is byte i of `words[j]` (a 4 x 4 byte transpose), by eight
+    `prmt(a, b, selector)`: bytes interleaved pairwise, then halves."""
+    low01, high01 = prmt(words[0], words[1], 0x5140), prmt(words[0], words[1], 0x7362)
+    low23, high23 = prmt(words[2], words[3], 0x5140), prmt(words[2], words[3], 0x7362)
+    return [prmt(low01, low23, 0x5410), prmt(low01, low23, 0x7632),
+            prmt(high01, high23, 0x5410), prmt(high01, high23, 0x7632)]
 
 
 def _runs_along(layout, shape: tuple, dim: int, cap: int) -> list[list[int]]:
