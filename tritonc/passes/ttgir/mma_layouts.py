@@ -260,6 +260,17 @@ def wgmma_takes(shape: tuple, k: int, kind: str, warps_per_cta: tuple,
             and (nbytes != 2 or wgmma_row_bytes(n) is not None))
 
 
+def wgmma_operand_kinds(ir, dot, num_warps: int, arch: int) -> tuple[str, str] | None:
+    """`wgmma_kinds` of `dot` when it will run on wgmma (sm_90, its warps along M,
+    `wgmma_takes`), else None."""
+    kinds = wgmma_kinds(ir, dot) if arch >= 90 else None
+    if kinds is None:
+        return None
+    a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
+    takes = wgmma_takes(tuple(c.shape), a.shape[1], kinds[0], (num_warps, 1), num_warps)
+    return kinds if takes else None
+
+
 def _wgmma_reads_smem(ir, dot, layout: MmaLayout, num_warps: int) -> bool:
     """Whether `dot`, in `layout` on sm_90, lowers to wgmma (`wgmma_takes`)."""
     a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))

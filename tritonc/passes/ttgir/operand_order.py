@@ -17,7 +17,9 @@ After:
     %b = "tt.load"(%p, ...) : ... -> tensor<64x256xbf16, #along_k>
         #along_k = #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>
 
-On sm_90, a wgmma operand of 8- or 32-bit elements (fp8, tf32) that does not run along K
+On sm_90, an operand of 8- or 32-bit elements (fp8, tf32) of a dot that will run on wgmma
+(`mma_layouts.wgmma_operand_kinds`: the types, and a shape and warp count it takes) that
+does not run along K
 in memory (a column-major A, a row-major B) is loaded and stored K-major into shared
 memory each iteration; its layout then also gives each thread `K_RUN` consecutive
 elements along K (the vectors along the contiguous dimension shortened where the tile
@@ -41,7 +43,7 @@ from tritonc.passes.to_llvm.axis_along import AxisAlong
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
-from tritonc.passes.ttgir.mma_layouts import KIND_BYTES, wgmma_kinds
+from tritonc.passes.ttgir.mma_layouts import KIND_BYTES, wgmma_operand_kinds
 
 _SAME_SHAPE = ("arith.", "tt.addptr")
 K_RUN = 4  # elements along K per thread of a tile stored K-major for wgmma
@@ -146,12 +148,12 @@ def _in_old_layout(ir, value, old_type, user):
                                loc=user.location, ip=ir.InsertionPoint(user)).results[0]
 
 
-def _k_run(ir, result, contiguous: int | None, arch: int) -> int:
+def _k_run(ir, result, contiguous: int | None, num_warps: int, arch: int) -> int:
     """How many elements along K each thread holds of the dot operand `result`, which
     runs along dimension `contiguous` in memory: `K_RUN` for a tile wgmma reads K-major
     from a copy the loop writes (8- and 32-bit elements not contiguous along K), else 1."""
     use = next(iter(result.uses))
-    kinds = wgmma_kinds(ir, use.owner) if arch >= 90 else None
+    kinds = wgmma_operand_kinds(ir, use.owner, num_warps, arch)
     k_dim = 1 - use.operand_number  # A's K is dimension 1, B's 0
     if kinds and KIND_BYTES[kinds[use.operand_number]] != 2 and contiguous == 1 - k_dim:
         return K_RUN
@@ -175,7 +177,7 @@ def _order_block_load(ir, load, num_warps: int, arch: int) -> None:
     layout = parse_layout(str(t.encoding))
     if not isinstance(layout, BlockedLayout) or layout.rank != 2:
         return
-    depth = _k_run(ir, result, layout.order[0], arch)
+    depth = _k_run(ir, result, layout.order[0], num_warps, arch)
     if depth == 1:
         return
     new = _operand_layout(t, num_warps, layout.order, depth)
@@ -188,7 +190,7 @@ def _order_load(ir, load, num_warps: int, arch: int, along: AxisAlong) -> None:
     result = load.results[0]
     t = ir.RankedTensorType(result.type)
     contiguous = along.running_dim(ptr)
-    depth = _k_run(ir, result, contiguous, arch)
+    depth = _k_run(ir, result, contiguous, num_warps, arch)
     if contiguous != 0 and depth == 1:
         return
     layout = _operand_layout(t, num_warps, (0, 1) if contiguous == 0 else (1, 0), depth)
