@@ -78,11 +78,6 @@ class AxisAlong:
             self.dims[dim] = _OneDim(self, dim)
         return self.dims[dim].get(value)
 
-    def contiguous_dim(self, ptr) -> int | None:
-        """The one dimension along which the 2-D pointer tensor `ptr` runs contiguously
-        (None when it is the last, or none or both are)."""
-        return 0 if self.running_dim(ptr) == 0 else None
-
     def running_dim(self, ptr) -> int | None:
         """The one dimension along which the 2-D pointer tensor `ptr` runs contiguously,
         the first or the last (None when none or both do)."""

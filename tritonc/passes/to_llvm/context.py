@@ -31,19 +31,18 @@ def pointee_text(ty) -> tuple[str, int] | None:
     return (m.group(1), int(m.group(2))) if m else None
 
 
-def _fields(strides: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-    """(first bit, bit count, dimension, stride) of each run of id bits that step one
-    dimension by doubling strides: the run contributes ((id >> first) & (2^count - 1)) *
-    stride. Bits with stride 0 (copies) contribute nothing."""
-    out: list[tuple[int, int, int, int]] = []
+def bit_fields(columns: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(first bit, bit count, column) of each run of id bits whose columns double from the
+    first (bit first + i has column << i), so that the run's contribution is one field of
+    the id, ((id >> first) & (2^count - 1)) * column; bits of column 0 are in no run."""
+    out: list[tuple[int, int, int]] = []
     bit = 0
-    while bit < len(strides):
-        d, stride = strides[bit]
-        count = 1
-        while bit + count < len(strides) and strides[bit + count] == (d, stride << count):
+    while bit < len(columns):
+        column, count = columns[bit], 1
+        while bit + count < len(columns) and columns[bit + count] == column << count:
             count += 1
-        if stride:
-            out.append((bit, count, d, stride))
+        if column:
+            out.append((bit, count, column))
         bit += count
     return out
 
@@ -230,7 +229,9 @@ class LoweringContext:
             for ident, strides, bits in (
                     (self.lane, layout.lane_strides(), 5),
                     (self.warp, layout.warp_strides(shape), self.num_warps.bit_length() - 1)):
-                for bit, count, d, stride in _fields(strides):
+                runs = sorted((*run, d) for d in range(layout.rank) for run in bit_fields(
+                    [stride if dim == d else 0 for dim, stride in strides]))
+                for bit, count, stride, d in runs:
                     field = self.binop("arith.shrui", ident, self.i32(bit)) if bit else ident
                     if bit + count < bits:  # the id's top bits need no mask
                         field = self.binop("arith.andi", field, self.i32((1 << count) - 1))

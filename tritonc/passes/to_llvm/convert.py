@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from tritonc.backends.cuda.options import planned_conversions
-from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.context import LoweringContext, bit_fields, ir
 from tritonc.passes.ttgir.layout_conversion import (
     BARRIER_COST,
     Plan,
@@ -276,21 +276,11 @@ class IrEmitter:
         ctx = self.ctx
         terms = []
         for ident, cols in ((ctx.lane, lane_cols), (ctx.warp, warp_cols)):
-            k = 0
-            while k < len(cols):
-                c = cols[k]
-                if not c:
-                    k += 1
-                    continue
-                if c & (c - 1):  # not a power of two: one bit at a time
-                    terms.append(self._bit(ident, k, c))
-                    k += 1
-                    continue
-                n = 1  # a run of bits whose columns double: one shifted field
-                while k + n < len(cols) and cols[k + n] == c << n:
-                    n += 1
-                terms.append(self._field(ident, k, n, c))
-                k += n
+            for k, n, c in bit_fields(cols):
+                if c & (c - 1):  # not a power of two: a field would carry, one bit at a time
+                    terms += [self._bit(ident, k + i, c << i) for i in range(n)]
+                else:
+                    terms.append(self._field(ident, k, n, c))
         if not terms:
             return ctx.i32(0)
         value = terms[0]

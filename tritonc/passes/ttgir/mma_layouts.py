@@ -260,23 +260,23 @@ def wgmma_takes(shape: tuple, k: int, kind: str, warps_per_cta: tuple,
             and (nbytes != 2 or wgmma_row_bytes(n) is not None))
 
 
-def wgmma_operand_kinds(ir, dot, num_warps: int, arch: int) -> tuple[str, str] | None:
-    """`wgmma_kinds` of `dot` when it will run on wgmma (sm_90, its warps along M,
-    `wgmma_takes`), else None."""
-    kinds = wgmma_kinds(ir, dot) if arch >= 90 else None
+def wgmma_operand_kinds(ir, dot, num_warps: int,
+                        warps_per_cta: tuple | None = None) -> tuple[str, str] | None:
+    """`wgmma_kinds` of `dot` when it lowers to wgmma on sm_90 (`wgmma_takes`) in an mma
+    layout of `warps_per_cta` (the warps along M, as `_eligible` gives wgmma dots, when
+    not given), else None."""
+    kinds = wgmma_kinds(ir, dot)
     if kinds is None:
         return None
     a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
-    takes = wgmma_takes(tuple(c.shape), a.shape[1], kinds[0], (num_warps, 1), num_warps)
+    takes = wgmma_takes(tuple(c.shape), a.shape[1], kinds[0], warps_per_cta or (num_warps, 1),
+                        num_warps)
     return kinds if takes else None
 
 
 def _wgmma_reads_smem(ir, dot, layout: MmaLayout, num_warps: int) -> bool:
     """Whether `dot`, in `layout` on sm_90, lowers to wgmma (`wgmma_takes`)."""
-    a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
-    kinds = wgmma_kinds(ir, dot)
-    return kinds is not None and wgmma_takes(tuple(c.shape), a.shape[1], kinds[0],
-                                             layout.warps_per_cta, num_warps)
+    return wgmma_operand_kinds(ir, dot, num_warps, layout.warps_per_cta) is not None
 
 
 def _invariant_in_loop(ir, dot) -> bool:

@@ -19,13 +19,12 @@ After:
 
 On sm_90, an operand of 8- or 32-bit elements (fp8, tf32) of a dot that will run on wgmma
 (`mma_layouts.wgmma_operand_kinds`: the types, and a shape and warp count it takes) that
-does not run along K
-in memory (a column-major A, a row-major B) is loaded and stored K-major into shared
-memory each iteration; its layout then also gives each thread `K_RUN` consecutive
-elements along K (the vectors along the contiguous dimension shortened where the tile
-has too few elements per thread), so that store goes out in words or 16-byte vectors
-along K. Tiles of block pointers and descriptors keep their order and take the same
-runs. Before and after (fp8 A, 128 x 64, column-major, 4 warps):
+does not run along K in memory (a column-major A, a row-major B) is loaded and stored
+K-major into shared memory each iteration; its layout then also gives each thread
+`K_RUN` consecutive elements along K (the vectors along the contiguous dimension
+shortened where the tile has too few elements per thread), so that store goes out in
+words or 16-byte vectors along K. Tiles of block pointers and descriptors keep their
+order and take the same runs. Before and after (fp8 A, 128 x 64, column-major, 4 warps):
         #ttg.blocked<[16, 1], [8, 4], [1, 4], [0, 1]>
         #ttg.blocked<[16, 4], [8, 4], [1, 4], [0, 1]>
 
@@ -153,7 +152,7 @@ def _k_run(ir, result, contiguous: int | None, num_warps: int, arch: int) -> int
     runs along dimension `contiguous` in memory: `K_RUN` for a tile wgmma reads K-major
     from a copy the loop writes (8- and 32-bit elements not contiguous along K), else 1."""
     use = next(iter(result.uses))
-    kinds = wgmma_operand_kinds(ir, use.owner, num_warps, arch)
+    kinds = wgmma_operand_kinds(ir, use.owner, num_warps) if arch >= 90 else None
     k_dim = 1 - use.operand_number  # A's K is dimension 1, B's 0
     if kinds and KIND_BYTES[kinds[use.operand_number]] != 2 and contiguous == 1 - k_dim:
         return K_RUN
