@@ -148,6 +148,17 @@ def test_matmul_with_fewer_iterations_than_stages(k, bm, bn, bk, warps):
         assert relative_error(c, want) <= 1e-3
 
 
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("dtype", ["fp16", "fp8e4nv"])
+def test_batched_dot_compiles(arch, dtype):
+    """Pointer tiles of rank 3 straight into the dot (no wgmma: it takes two dims)."""
+    sig = {"a_ptr": f"*{dtype}", "b_ptr": f"*{dtype}", "c_ptr": "*fp32"}
+    kernel = triton.compile(batched, sig, dict(M=32, N=32, K=32), target=f"cuda:{arch}",
+                            divisible_by_16=set(sig))
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+    assert "wgmma" not in kernel.asm["ptx"]
+
+
 @pytest.mark.gpu
 def test_batched_dot():
     import torch

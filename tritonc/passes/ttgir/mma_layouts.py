@@ -269,6 +269,8 @@ def wgmma_operand_kinds(ir, dot, num_warps: int,
     if kinds is None:
         return None
     a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
+    if len(c.shape) != 2:  # a batched dot
+        return None
     takes = wgmma_takes(tuple(c.shape), a.shape[1], kinds[0], warps_per_cta or (num_warps, 1),
                         num_warps)
     return kinds if takes else None
