@@ -14,7 +14,9 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            operand-order (dot tiles of transposed views load along their contiguous
            dimension; fp8 and tf32 tiles wgmma reads K-major hold runs along K),
            mma-layouts, propagate-mma, thread-locality (loop-carried row
-           reductions accumulate within each thread, crossing threads after the loop)
+           reductions accumulate within each thread, crossing threads after the loop),
+           cleanup (a layout conversion the passes above left in a loop that repeats
+           one before it is the earlier one: no conversion of an invariant in the body)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
@@ -59,6 +61,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "mma-layouts",
         "propagate-mma",
         "thread-locality",
+        "cleanup",
     )
 
 

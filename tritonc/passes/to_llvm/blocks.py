@@ -73,11 +73,13 @@ def lower_make_descriptor(ctx: LoweringContext, op) -> list:
 def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, checked):
     """(pointer, in-bounds predicate or None) for every register of `result_ty`.
 
-    In 64 bits, as the element's position off_d + c_d along each dimension d is: the
-    offsets' part (sum of off_d stride_d, and the bounds -off_d <= c_d < shape_d - off_d)
-    is computed once per access, and each register's part (sum of c_d stride_d) from its
+    The element's position along dimension d is off_d + c_d, c_d its coordinate in the
+    tile. The offsets' part of the address (sum of off_d stride_d, 64 bits) is computed
+    once per access and each register's part (sum of c_d stride_d, 64 bits) from its
     coordinates alone, so that in a loop advancing the offsets LLVM keeps one invariant
-    offset per register and adds it to one changing base."""
+    offset per register and adds it to one changing base. The bounds
+    -off_d <= c_d < shape_d - off_d, clamped to the tile, are i32 limits computed once
+    per access, and each register compares its i32 coordinates with them."""
     elt = ir.Type.parse(str(ctx.element_type(result_ty)).replace("f8E4M3FN", "i8")
                         .replace("f8E5M2", "i8").replace("f8E4M3B11FNUZ", "i8"))
     i64 = ir.IntegerType.get_signless(64)
@@ -89,25 +91,36 @@ def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, c
     start = ctx.value("llvm.getelementptr", [base, moved], base.type, {
         "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
         "elem_type": ir.TypeAttr.get(elt)})
-    zero = ctx.const(0, i64)
-    bounds = {d: (ctx.binop("arith.subi", zero, wide[d]),
-                  ctx.binop("arith.subi", _i64(ctx, shape[d]), wide[d])) for d in checked}
+    tile = ctx.shape(result_ty)
+    bounds = {}
+    for d in checked:
+        low = _tile_limit(ctx, ctx.binop("arith.subi", ctx.const(0, i64), wide[d]), tile[d])
+        high = _tile_limit(ctx, ctx.binop("arith.subi", _i64(ctx, shape[d]), wide[d]), tile[d])
+        bounds[d] = low, ctx.binop("arith.maxsi", ctx.binop("arith.subi", high, low), ctx.i32(0))
     ptrs, preds = [], []
     for coord in ctx.coordinates(result_ty):
         index, pred = None, None
         for d, c in enumerate(coord):
-            c = _i64(ctx, c)
-            term = ctx.binop("arith.muli", c, strides[d])
+            term = ctx.binop("arith.muli", _i64(ctx, c), strides[d])
             index = term if index is None else ctx.binop("arith.addi", index, term)
             if d in checked:
-                low, high = bounds[d]
-                inside = ctx.binop("arith.andi", _cmp(ctx, 5, c, low), _cmp(ctx, 2, c, high))
+                low, width = bounds[d]  # low <= c < low + width, as one unsigned compare
+                inside = _cmp(ctx, 6, ctx.binop("arith.subi", c, low), width)
                 pred = inside if pred is None else ctx.binop("arith.andi", pred, inside)
         ptrs.append(ctx.value("llvm.getelementptr", [start, index], base.type, {
             "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
             "elem_type": ir.TypeAttr.get(elt)}))
         preds.append(pred)
     return ptrs, (preds if checked else None)
+
+
+def _tile_limit(ctx: LoweringContext, limit, size: int):
+    """`limit` (i64) clamped to [0, size], as i32: a coordinate c in [0, size) compares
+    with it as with `limit`."""
+    i64 = ir.IntegerType.get_signless(64)
+    clamped = ctx.binop("arith.maxsi", ctx.binop("arith.minsi", limit, ctx.const(size, i64)),
+                        ctx.const(0, i64))
+    return ctx.value("arith.trunci", [clamped], ctx.i32_type())
 
 
 def _fill(ctx: LoweringContext, elt_ty, padding: str):
