@@ -193,3 +193,26 @@ def test_shape_and_strides_given_as_tuple_arguments():
     triton.jit(interpret=True)(_copy_1d.fn)[(1,)](got, src, tuple(src.shape), src.stride(),
                                                  BLOCK=32)
     assert got.tolist() == list(range(29)) + [0, 0, 0]
+
+
+@triton.jit
+def _desc_tile_copy(in_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    src = tl.make_tensor_descriptor(in_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    dst = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    m, n = tl.program_id(0) * BM, tl.program_id(1) * BN
+    dst.store([m, n], src.load([m, n]) * 2)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_descriptor_stores_are_vectors_when_rows_allow(arch, aligned):
+    """A descriptor tile is stored 16 bytes at a time when the row length keeps every
+    16-byte run inside or outside the bounds together (N divisible by 16), else element
+    by element."""
+    sig = {"in_ptr": "*fp16", "out_ptr": "*fp16", "M": "i32", "N": "i32"}
+    divisible = {"in_ptr", "out_ptr", "N"} if aligned else {"in_ptr", "out_ptr"}
+    ptx = triton.compile(_desc_tile_copy, sig, {"BM": 64, "BN": 64}, target=f"cuda:{arch}",
+                         divisible_by_16=divisible).asm["ptx"]
+    stores = [line for line in ptx.splitlines() if "st.global" in line]
+    assert stores
+    assert all(("st.global.v4.b32" in line) == aligned for line in stores)

@@ -316,7 +316,8 @@ def lower_descriptor_store(ctx: LoweringContext, op) -> list:
     value = op.operands[1]
     offsets = [ctx.get(v)[0] for v in list(op.operands)[2:]]
     ptrs, preds = _addresses(ctx, base, shape, strides, offsets, value.type, set(range(rank)))
-    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type), 1)
+    emit_stores(ctx, ptrs, ctx.get(value), preds, ctx.scalar_type(value.type),
+                descriptor_vector_width(ctx, op, value.type))
     return []
 
 
