@@ -115,3 +115,28 @@ def test_unsupported_torch_is_named():
         tritonc.inductor.check_torch("2.4.1")
     tritonc.inductor.check_torch("2.11.0+cu130")
     tritonc.inductor.check_torch(torch.__version__)
+
+
+def test_user_written_kernel_inside_a_compiled_function(triton_alias, captured):
+    """A user's `@triton.jit` kernel called from a compiled function (Inductor's
+    `triton_kernel_wrapper`): traced, written into Inductor's module with its helper
+    and its `constexpr_function`, compiled and run by tritonc beside Inductor's own
+    kernel for the ops around it."""
+    user = importlib.import_module("user_kernels")
+    triton = triton_alias
+
+    def fn(x, y):
+        out = torch.full_like(x, float("nan"))
+        n = x.numel()
+        user.axpy_kernel[(triton.cdiv(n, 64),)](x, y, out, 0.5, n, BLOCK=64)
+        return torch.sin(out)
+
+    torch.manual_seed(3)
+    x, y = torch.randn(1000), torch.randn(1000)
+    got = torch.compile(fn)(x, y)
+    want = torch.sin(0.5 * x.double() + y.double())
+    torch.testing.assert_close(got.double(), want, rtol=1e-5, atol=1e-5)
+    names = {src.fn.__name__ for src, _ in captured}
+    assert "axpy_kernel" in names and len(names) > 1  # the user's, and Inductor's sin
+    assert isinstance(user.halves, triton.runtime.jit.ConstexprFunction)
+    assert not isinstance(user._scaled, triton.runtime.jit.ConstexprFunction)

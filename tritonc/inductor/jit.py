@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
+from tritonc.language.standard import constexpr_function as _mark_constexpr_function
 from tritonc.runtime.jit import JITFunction as _BaseJITFunction
 from tritonc.runtime.jit import KernelParam
 
@@ -85,3 +86,30 @@ def jit(fn: Callable | None = None, *, do_not_specialize: Iterable = (),
                            noinline=noinline, interpret=interpret, repr=repr)
 
     return decorate(fn) if fn is not None else decorate
+
+
+class _MarkedFunctionType(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return callable(obj) and getattr(obj, "__triton_constexpr_function__", False)
+
+
+class ConstexprFunction(metaclass=_MarkedFunctionType):
+    """What Inductor tests a user kernel's globals against when it writes the kernel's
+    source into its own module: a tritonc `constexpr_function` is the function itself,
+    marked, and `isinstance(f, ConstexprFunction)` says whether `f` is one. Those made
+    through the alias also carry the `fn` and `src` Inductor then reads."""
+
+
+def constexpr_function(fn: Callable) -> Callable:
+    """`@triton.constexpr_function` / `@tl.constexpr_function` under the alias: tritonc's,
+    with `fn` (the function) and `src` (its source, where Python has it) for Inductor."""
+    import inspect
+    import textwrap
+
+    marked = _mark_constexpr_function(fn)
+    marked.fn = marked
+    try:
+        marked.src = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):  # defined where no source file holds it
+        marked.src = ""
+    return marked

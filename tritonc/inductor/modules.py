@@ -109,6 +109,7 @@ def _language_modules() -> dict[str, types.ModuleType]:
         **public, "core": core_mod, "standard": standard_mod, "math": math_mod,
         "extra": extra_mod, "random": random_mod, "PropagateNan": PropagateNan,
         "bool": dtypes.int1, "semantic": _module("triton.language.semantic", {}),
+        "constexpr_function": jit.constexpr_function,
     }, package=True, doc=tl.__doc__)
     del extra
     return {"triton.language": language, "triton.language.core": core_mod,
@@ -130,7 +131,8 @@ def _runtime_modules() -> dict[str, types.ModuleType]:
         "PTXASError": errors.PTXASError})
     jit_mod = _module("triton.runtime.jit", {
         "JITFunction": jit.JITFunction, "KernelInterface": jit.KernelInterface,
-        "jit": jit.jit, "KernelParam": jit.InductorKernelParam})
+        "jit": jit.jit, "KernelParam": jit.InductorKernelParam,
+        "ConstexprFunction": jit.ConstexprFunction})
     driver_mod = _module("triton.runtime.driver", {"driver": _driver_config()})
     cache_mod = _module("triton.runtime.cache", {"triton_key": triton_key, "knobs": knobs_mod()})
     errors_mod = _module("triton.runtime.errors", {
@@ -231,8 +233,7 @@ def build() -> dict[str, types.ModuleType]:
         "heuristics": autotuner.heuristics, "cdiv": tritonc.cdiv,
         "next_power_of_2": tritonc.next_power_of_2, "compile": compile_mod.compile,
         "CompilationError": CompilationError, "OutOfResources": errors.OutOfResources,
-        "set_allocator": set_allocator, "constexpr_function": mods["triton.language"]
-        .constexpr_function,
+        "set_allocator": set_allocator, "constexpr_function": jit.constexpr_function,
     }, package=True, doc="tritonc, standing in for Triton (tritonc.inductor.install()).")
     for name, module in mods.items():
         parent, _, child = name.rpartition(".")
