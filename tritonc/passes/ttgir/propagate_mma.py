@@ -6,7 +6,10 @@ take the mma layout instead, from those converts outward: through elementwise op
 reductions (whose results take `#ttg.slice<axis, mma>`), `tt.expand_dims` of such a slice
 (back to the mma layout), `tt.broadcast`, and the iteration arguments of `scf.for`.
 Values that cross into the set get one convert; constants, splats and ranges are made
-again in the layout that asks for them.
+again in the layout that asks for them, and so, for users inside a loop, are values made
+from them by expand_dims, broadcast and elementwise ops (an offset tile the epilogue's
+store index shares with a loop's loads: converted, it would stand in the loop between
+the loads and their addresses, and the pipeliner could not copy those tiles ahead).
 
 Before (the online softmax of flash attention, 8 warps):
     %qk = "tt.dot"(%q, %k, %zero) : (...) -> tensor<128x64xf32, #mma>
@@ -212,6 +215,55 @@ def _remake(ir, value, ty, before):
                                ip=ir.InsertionPoint(before)).results[0]
 
 
+_CHAIN_DEPTH = 8
+
+
+def _chain(ir, value, depth: int = 0) -> bool:
+    """Whether `value` is made from constants, splats and ranges by expand_dims,
+    broadcast and elementwise ops alone (an index or offset tile, say), so that it can be
+    made again in any layout instead of converted."""
+    if _remade(ir, value):
+        return True
+    owner = value.owner
+    if depth == _CHAIN_DEPTH or isinstance(owner, ir.Block) or not (
+            owner.name in ("tt.expand_dims", "tt.broadcast")
+            or _is_elementwise(ir, owner) and owner.name != "tt.extern_elementwise"):
+        return False
+    return all(_chain(ir, v, depth + 1) for v in owner.operands
+               if isinstance(v.type, ir.RankedTensorType))
+
+
+def _in_loop(op) -> bool:
+    """Whether `op` sits in the body of an scf.for (a conversion there runs every
+    iteration; one outside loops runs once and stays)."""
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "scf.for":
+            return True
+        parent = parent.parent
+    return False
+
+
+def _remake_chain(ir, value, ty, before):
+    """`value` (a `_chain`) made again, op by op, with type `ty`, before `before`."""
+    if _remade(ir, value):
+        return _remake(ir, value, ty, before)
+    owner = value.owner
+    text = str(ir.RankedTensorType(ty).encoding)
+    operands = []
+    for v in owner.operands:
+        if not isinstance(v.type, ir.RankedTensorType):
+            operands.append(v)
+            continue
+        want = SliceLayout(_axis(ir, owner), parse_layout(text)).attr_text() \
+            if owner.name == "tt.expand_dims" else text
+        want_ty = _with_encoding(ir, v.type, want)
+        operands.append(v if v.type == want_ty else _remake_chain(ir, v, want_ty, before))
+    attrs = {name: owner.attributes[name] for name in owner.attributes}
+    return ir.Operation.create(owner.name, results=[ty], operands=operands, attributes=attrs,
+                               loc=owner.location, ip=ir.InsertionPoint(before)).results[0]
+
+
 def _ops(ir, module) -> list:
     found = []
 
@@ -235,13 +287,16 @@ def propagate_mma_layouts(module) -> None:
                 source = _encoding(ir, op.operands[0])
                 if source is not None and isinstance(parse_layout(source), MmaLayout):
                     growth.assign(op.results[0], source)
-        apply_growth(ir, module, growth.grow())
+        apply_growth(ir, module, growth.grow(), remake_chains=True)
 
 
-def apply_growth(ir, module, want: dict) -> None:
+def apply_growth(ir, module, want: dict, remake_chains: bool = False) -> None:
     """Give each value of `want` its layout (encoding text), then make every operand the
     type its user now expects: a constant, splat or range is made again in that layout,
-    any other value gets a `ttg.convert_layout`; converts that became no-ops go."""
+    and, with `remake_chains`, so is a value made from them by expand_dims, broadcast and
+    elementwise ops for a user inside a loop (an offset tile shared by a loop's loads and
+    the epilogue: `_chain`); any other value gets a `ttg.convert_layout`; converts that
+    became no-ops go."""
     old_types = {}
     for value, text in want.items():
         if _encoding(ir, value) != text:
@@ -254,6 +309,8 @@ def apply_growth(ir, module, want: dict) -> None:
                 continue
             if _remade(ir, value):
                 op.operands[i] = _remake(ir, value, ty, op)
+            elif remake_chains and value in old_types and _in_loop(op) and _chain(ir, value):
+                op.operands[i] = _remake_chain(ir, value, ty, op)
             else:
                 op.operands[i] = ir.Operation.create(
                     "ttg.convert_layout", results=[ty], operands=[value],
