@@ -216,6 +216,7 @@ def _remake(ir, value, ty, before):
 
 
 _CHAIN_DEPTH = 8
+_CHAIN_LAYOUTS = ("#ttg.blocked", "#ttg.mma", "#ttg.slice")  # what a chain is made again in
 
 
 def _chain(ir, value, depth: int = 0) -> bool:
@@ -309,7 +310,10 @@ def apply_growth(ir, module, want: dict, remake_chains: bool = False) -> None:
                 continue
             if _remade(ir, value):
                 op.operands[i] = _remake(ir, value, ty, op)
-            elif remake_chains and value in old_types and _in_loop(op) and _chain(ir, value):
+            elif remake_chains and value in old_types and _in_loop(op) and \
+                    _encoding(ir, value).startswith(_CHAIN_LAYOUTS) and \
+                    str(ir.RankedTensorType(ty).encoding).startswith(_CHAIN_LAYOUTS) and \
+                    _chain(ir, value):
                 op.operands[i] = _remake_chain(ir, value, ty, op)
             else:
                 op.operands[i] = ir.Operation.create(
