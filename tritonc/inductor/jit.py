@@ -9,6 +9,8 @@ when pickled.
 
 from __future__ import annotations
 
+import inspect
+import textwrap
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
@@ -103,9 +105,6 @@ class ConstexprFunction(metaclass=_MarkedFunctionType):
 def constexpr_function(fn: Callable) -> Callable:
     """`@triton.constexpr_function` / `@tl.constexpr_function` under the alias: tritonc's,
     with `fn` (the function) and `src` (its source, where Python has it) for Inductor."""
-    import inspect
-    import textwrap
-
     marked = _mark_constexpr_function(fn)
     marked.fn = marked
     try:

@@ -88,9 +88,13 @@ def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, c
     for off, stride in zip(wide, strides):
         term = ctx.binop("arith.muli", off, stride)
         moved = term if moved is None else ctx.binop("arith.addi", moved, term)
-    start = ctx.value("llvm.getelementptr", [base, moved], base.type, {
-        "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
-        "elem_type": ir.TypeAttr.get(elt)})
+
+    def advance(ptr, index):
+        return ctx.value("llvm.getelementptr", [ptr, index], base.type, {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
+            "elem_type": ir.TypeAttr.get(elt)})
+
+    start = advance(base, moved)
     tile = ctx.shape(result_ty)
     bounds = {}
     for d in checked:
@@ -107,9 +111,7 @@ def _addresses(ctx: LoweringContext, base, shape, strides, offsets, result_ty, c
                 low, width = bounds[d]  # low <= c < low + width, as one unsigned compare
                 inside = _cmp(ctx, 6, ctx.binop("arith.subi", c, low), width)
                 pred = inside if pred is None else ctx.binop("arith.andi", pred, inside)
-        ptrs.append(ctx.value("llvm.getelementptr", [start, index], base.type, {
-            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648]),
-            "elem_type": ir.TypeAttr.get(elt)}))
+        ptrs.append(advance(start, index))
         preds.append(pred)
     return ptrs, (preds if checked else None)
 

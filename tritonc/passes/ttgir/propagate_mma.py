@@ -245,6 +245,13 @@ def _in_loop(op) -> bool:
     return False
 
 
+def _chain_for(ir, value, ty, user) -> bool:
+    """Whether `user`, inside a loop, gets `value` (a `_chain`) made again as `ty` (a
+    blocked, mma or slice layout) rather than converted."""
+    return (str(ir.RankedTensorType(ty).encoding).startswith(_CHAIN_LAYOUTS)
+            and _in_loop(user) and _chain(ir, value))
+
+
 def _remake_chain(ir, value, ty, before):
     """`value` (a `_chain`) made again, op by op, with type `ty`, before `before`."""
     if _remade(ir, value):
@@ -310,10 +317,7 @@ def apply_growth(ir, module, want: dict, remake_chains: bool = False) -> None:
                 continue
             if _remade(ir, value):
                 op.operands[i] = _remake(ir, value, ty, op)
-            elif remake_chains and value in old_types and _in_loop(op) and \
-                    _encoding(ir, value).startswith(_CHAIN_LAYOUTS) and \
-                    str(ir.RankedTensorType(ty).encoding).startswith(_CHAIN_LAYOUTS) and \
-                    _chain(ir, value):
+            elif remake_chains and value in old_types and _chain_for(ir, value, ty, op):
                 op.operands[i] = _remake_chain(ir, value, ty, op)
             else:
                 op.operands[i] = ir.Operation.create(
