@@ -73,6 +73,12 @@ def report(ours: dict | None, theirs: dict | None) -> str:
         geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         lines.append(f"geomean speed over {len(ratios)} workloads: {geomean:.3f}x "
                      f"(min {min(ratios):.2f}x)")
+    for side, data in (("tritonc", ours), ("Triton", theirs)):
+        made = [row.get("launchers", {}) for row in (data or {}).get("results", [])]
+        if made:
+            lines.append(f"launchers Inductor made, {side}: "
+                         f"{sum(m.get('static', 0) for m in made)} static, "
+                         f"{sum(m.get('run', 0) for m in made)} through the kernel's run")
     if ours is not None:
         lines.append(f"real triton modules in the tritonc run: "
                      f"{ours['foreign_triton_modules'] or 'none'}")

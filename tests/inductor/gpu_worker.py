@@ -7,7 +7,9 @@
 package. Both cannot be `triton` in one process, so each side runs in its own. For each
 workload the JSON records whether compiled outputs (and gradients) match eager, the
 first call's wall time (compilation included), the median time of a call after warm-up
-(CUDA events), and the modules named `triton*` whose code lies outside tritonc.
+(CUDA events), how many launchers Inductor made of each kind (its static CUDA launcher,
+or the compiled kernel's `run`), and the modules named `triton*` whose code lies outside
+tritonc.
 """
 
 from __future__ import annotations
@@ -28,6 +30,27 @@ def _foreign_triton_modules() -> list[str]:
     """Modules named triton* that are not tritonc's alias (a real Triton's files)."""
     return sorted(n for n, m in sys.modules.items()
                   if (n == "triton" or n.startswith("triton.")) and getattr(m, "__file__", None))
+
+
+LAUNCHERS = {"static": 0, "run": 0}
+
+
+def _count_launchers() -> None:
+    """Count the launchers Inductor makes: its static CUDA launcher's, and those calling
+    the compiled kernel's `run`."""
+    from torch._inductor.runtime import triton_heuristics as th
+
+    for cls, kind in ((getattr(th, "StaticTritonCompileResult", None), "static"),
+                      (th.TritonCompileResult, "run")):
+        if cls is None:
+            continue
+        make = cls.make_launcher
+
+        def counted(self, make=make, kind=kind):
+            LAUNCHERS[kind] += 1
+            return make(self)
+
+        cls.make_launcher = counted
 
 
 def _time_calls(fn, reps: int = 20) -> float:
@@ -52,6 +75,7 @@ def run_workload(workload, models) -> dict:
     import torch
 
     result: dict = {"name": workload.name}
+    before = dict(LAUNCHERS)
     try:
         torch._dynamo.reset()
         torch.manual_seed(0)
@@ -78,6 +102,7 @@ def run_workload(workload, models) -> dict:
         result["ok"] = False
         result["error"] = f"{type(e).__name__}: {e}"[:4000]
         result["traceback"] = traceback.format_exc()[-6000:]
+    result["launchers"] = {k: LAUNCHERS[k] - before[k] for k in LAUNCHERS}
     return result
 
 
@@ -96,6 +121,7 @@ def main(argv: list[str]) -> int:
     import torch
 
     torch.backends.cuda.matmul.allow_tf32 = False
+    _count_launchers()
     names = ns.names or [w.name for w in models.WORKLOADS]
     results = []
     for name in names:

@@ -134,3 +134,46 @@ def test_out_of_resources_is_raised_on_load(triton, tmp_path, monkeypatch):
     monkeypatch.setattr(driver_mod, "get_driver", lambda: fake)
     with pytest.raises(triton.runtime.autotuner.OutOfResources, match="shared memory"):
         binary._init_handles()
+
+
+def _compile_pointwise(triton, tmp_path):
+    fn = _kernel_module(tmp_path).triton_poi_fused_relu_scale
+    signature = {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "scale": "fp32", "ks0": "i64",
+                 "xnumel": "i32", "XBLOCK": "constexpr"}
+    constants = {"XBLOCK": 128}
+    binary = triton.compile(triton.compiler.ASTSource(fn, signature, constants),
+                            target=triton.backends.compiler.GPUTarget("cuda", 90, 32),
+                            options={"num_warps": 4, "num_stages": 1})
+    compile_meta = {"signature": signature, "constants": constants, "device": 0,
+                    "device_type": "cuda", "num_warps": 4, "num_stages": 1}
+    return fn, binary, compile_meta
+
+
+def test_static_launcher_finds_the_cubin(triton, tmp_path, monkeypatch):
+    """Inductor's own check for its static CUDA launcher accepts the compiled kernel: the
+    cubin lies where it looks, and the parameters it will pass are the kernel's."""
+    import torch._inductor.config as config
+    from torch._inductor.runtime.hints import HeuristicType
+    from torch._inductor.runtime.triton_heuristics import StaticTritonCompileResult
+
+    cache = tmp_path / "triton-cache"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
+    monkeypatch.setattr(config, "use_static_cuda_launcher", True)
+    fn, binary, compile_meta = _compile_pointwise(triton, tmp_path)
+    static = StaticTritonCompileResult.can_statically_launch(
+        binary, {"kernel_name": fn.__name__}, compile_meta, HeuristicType.POINTWISE)
+    assert static is not None
+    assert static.name == fn.__name__ and static.num_warps == 4
+    assert static.arg_tys == "OOfli"  # two pointers, fp32, i64, i32; XBLOCK dropped
+    with open(static.cubin_path, "rb") as f:
+        assert f.read() == binary.asm["cubin"]
+    assert fn.__name__.encode() in binary.asm["cubin"]  # the entry the launcher loads
+    assert not [p for p in cache.rglob(".tmp-*")]
+
+
+def test_unwritable_triton_cache_leaves_the_kernel_run(triton, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_bytes(b"")
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(blocker / "cache"))
+    _, binary, _ = _compile_pointwise(triton, tmp_path)
+    assert binary.asm["cubin"][:4] == b"\x7fELF"

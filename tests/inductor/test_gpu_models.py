@@ -54,3 +54,10 @@ def test_workload_matches_eager(report, name):
 @pytest.mark.gpu
 def test_no_real_triton_module_loaded(report):
     assert report[0]["foreign_triton_modules"] == []
+
+
+@pytest.mark.gpu
+def test_inductor_launches_through_its_static_launcher(report):
+    """The cubins lie where Inductor's static CUDA launcher looks, so it launches them."""
+    counts = [row.get("launchers", {}) for row in report[1].values()]
+    assert sum(c.get("static", 0) for c in counts) > 0, counts

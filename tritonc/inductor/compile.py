@@ -9,7 +9,9 @@ shared, name, target, ...), `asm` (`ptx`, `cubin`), `n_regs`, `n_spills`, `hash`
 *args)` taking every parameter of the kernel in order, constexprs included (they are
 ignored). CUDA targets compile with tritonc's stages (cached on disk under a key of the
 kernel's sources, the specialization, the options and the target); `cpu` targets run
-in the interpreter (`interpreter_launch.py`).
+in the interpreter (`interpreter_launch.py`). A CUDA kernel's cubin is also written
+where Inductor's static launcher finds Triton's (`_publish_cubin`), so Inductor can
+launch it without the kernel's `run`.
 """
 
 from __future__ import annotations
@@ -204,7 +206,39 @@ def compile(src: ASTSource, target: GPUTarget | None = None,
         _check_legal(src)
         return CompiledKernel(src, target, opts, src.hash(), {}, {})
     kernel_hash, asm, meta = _compile_cuda(src, _target_arch(target), opts)
-    return CompiledKernel(src, target, opts, kernel_hash, asm, meta)
+    kernel = CompiledKernel(src, target, opts, kernel_hash, asm, meta)
+    _publish_cubin(kernel)
+    return kernel
+
+
+def _publish_cubin(kernel: CompiledKernel) -> None:
+    """Write the cubin where Inductor's static launcher looks for Triton's:
+    `$TRITON_CACHE_DIR/<path key of the hash>/<kernel name>.cubin` (Inductor sets the
+    variable before it compiles). Written to a temporary name and renamed; a directory
+    that cannot be written leaves Inductor on the kernel's own `run`."""
+    import os
+    import tempfile
+
+    directory = os.environ.get("TRITON_CACHE_DIR")
+    if not directory:
+        return
+    try:
+        from torch._inductor.runtime.runtime_utils import triton_hash_to_path_key
+
+        folder = os.path.join(directory, triton_hash_to_path_key(kernel.hash))
+        path = os.path.join(folder, f"{kernel.name}.cubin")
+        if os.path.exists(path):
+            return
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    except (ImportError, OSError):
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(kernel.asm["cubin"])
+        os.replace(tmp, path)
+    except OSError:
+        os.unlink(tmp)
 
 
 __all__ = ["ASTSource", "CompiledKernel", "OutOfResources", "compile"]
