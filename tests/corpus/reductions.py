@@ -309,4 +309,55 @@ SORT_INT = kernel(
     reference=lambda args: {"out_ptr": -np.sort(-args["x_ptr"])},
 )
 
-KERNELS = [REDUCE, ARGMAX, CUSTOM_REDUCE, INT8_SUM, SCANS, CUMSUM_INT, SORT, SORT_INT]
+@triton.jit
+def column_argmin_loop(x_ptr, val_ptr, idx_ptr, R, C, BLOCK_C: tl.constexpr,
+                       BLOCK_R: tl.constexpr):
+    """Inductor's outer reduction: a tile of columns walks down the rows, keeping the
+    least value and its row per element of the tile, reduced across the tile at the end."""
+    cols = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)[:, None]
+    base = tl.arange(0, BLOCK_R)[None, :]
+    best = tl.full([BLOCK_C, BLOCK_R], float("inf"), tl.float32)
+    best_row = tl.full([BLOCK_C, BLOCK_R], 2147483647, tl.int32)
+    for r0 in range(0, R, BLOCK_R):
+        rows = r0 + base
+        m = (rows < R) & (cols < C)
+        x = tl.load(x_ptr + cols + C * rows, m, other=float("inf"))
+        take = m & ((x < best) | ((x == best) & (rows < best_row)))
+        best = tl.where(take, x, best)
+        best_row = tl.where(take, rows, best_row)
+    least = tl.min(best, 1)
+    row = tl.min(tl.where(best == least[:, None], best_row, 2147483647), 1)
+    out = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)
+    tl.store(val_ptr + out, least, out < C)
+    tl.store(idx_ptr + out, row, out < C)
+
+
+_COL_R, _COL_C = 37, 50
+
+
+def _column_argmin_case(rng):
+    x = rng.standard_normal((_COL_R, _COL_C)).astype(np.float32)
+    return Case({"x_ptr": x, "val_ptr": np.full(_COL_C, np.nan, np.float32),
+                 "idx_ptr": np.full(_COL_C, -7, np.int32), "R": _COL_R, "C": _COL_C},
+                (4,), ("val_ptr", "idx_ptr"))
+
+
+def _column_argmin_ref(args):
+    x = args["x_ptr"].astype(np.float64)
+    return {"val_ptr": x.min(0).astype(np.float32), "idx_ptr": x.argmin(0).astype(np.int32)}
+
+
+COLUMN_ARGMIN = kernel(
+    column_argmin_loop, {"x_ptr": "*fp32", "val_ptr": "*fp32", "idx_ptr": "*i32", "R": "i32",
+                         "C": "i32"},
+    {"BLOCK_C": 16, "BLOCK_R": 8},
+    """
+    CHECK: scf.for
+    CHECK: "tt.load"
+    CHECK: arith.select
+    CHECK: scf.yield
+    """,
+    make_case=_column_argmin_case, reference=_column_argmin_ref,
+)
+
+KERNELS = [REDUCE, ARGMAX, COLUMN_ARGMIN, CUSTOM_REDUCE, INT8_SUM, SCANS, CUMSUM_INT, SORT, SORT_INT]

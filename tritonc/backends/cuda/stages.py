@@ -13,8 +13,10 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            slice-layouts (row statistics in the sliced layout of their rows),
            operand-order (dot tiles of transposed views load along their contiguous
            dimension; fp8 and tf32 tiles wgmma reads K-major hold runs along K),
-           mma-layouts, propagate-mma, thread-locality (loop-carried row
-           reductions accumulate within each thread, crossing threads after the loop),
+           mma-layouts, propagate-mma, carried-layouts (a loop accumulating a load
+           whose layout coalesce changed accumulates in that layout), thread-locality
+           (loop-carried row reductions accumulate within each thread, crossing threads
+           after the loop),
            cleanup (a layout conversion the passes above left in a loop that repeats
            one before it is the earlier one: no conversion of an invariant in the body)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
@@ -60,6 +62,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "operand-order",
         "mma-layouts",
         "propagate-mma",
+        "carried-layouts",
         "thread-locality",
         "cleanup",
     )

@@ -1,0 +1,100 @@
+"""carried-layouts: a loop that accumulates what it loads accumulates in the load's layout.
+
+After coalesce, a load inside an `scf.for` whose addresses run along another dimension
+than the default layout's (a column reduction: rows of a column-major walk) has the
+coalesced layout, and its result is converted back to the blocked layout of the loop's
+iteration arguments, a trip through shared memory and two barriers every iteration.
+This pass gives the values that conversion feeds the load's layout instead, grown as
+propagate-mma grows the mma layout (elementwise ops, broadcasts, reductions, the
+iteration arguments, their inits and the loop's results): the conversion goes, the
+accumulators take the load's layout, and index tiles the body makes from ranges are
+made again in it. What the loop's results meet after the loop gets one conversion there.
+Only conversions of a load in the same loop body whose value reaches that loop's
+`scf.yield` through elementwise ops are seeds.
+
+Before (Inductor's argmin over dimension 0, 16 x 32 tiles, 4 warps):
+    %acc = scf.for ... iter_args(%a = %inf) -> (tensor<16x32xf32, #blocked>) {
+      %x = "tt.load"(%p, %m, %o) : (...) -> tensor<16x32xf32, #col>
+      %v = "ttg.convert_layout"(%x) : (tensor<16x32xf32, #col>) -> tensor<16x32xf32, #blocked>
+      %lt = arith.cmpf olt, %a, %v : tensor<16x32xf32, #blocked>
+      %n = arith.select %lt, %a, %v : tensor<16x32xi1, #blocked>, tensor<16x32xf32, #blocked>
+      scf.yield %n : tensor<16x32xf32, #blocked>
+    }
+After:
+    %acc = scf.for ... iter_args(%a = %inf) -> (tensor<16x32xf32, #col>) {
+      %x = "tt.load"(%p, %m, %o) : (...) -> tensor<16x32xf32, #col>
+      %lt = arith.cmpf olt, %a, %x : tensor<16x32xf32, #col>
+      %n = arith.select %lt, %a, %x : tensor<16x32xi1, #col>, tensor<16x32xf32, #col>
+      scf.yield %n : tensor<16x32xf32, #col>
+    }
+with #blocked = #ttg.blocked<[1, 4], [4, 8], [4, 1], [1, 0]> and
+#col = #ttg.blocked<[4, 1], [4, 8], [1, 4], [0, 1]>.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
+from tritonc.passes.ttgir.propagate_mma import (
+    Growth,
+    _encoding,
+    _is_elementwise,
+    _ops,
+    apply_growth,
+)
+
+_REACH = 16  # ops between the conversion and the yield
+
+
+def _enclosing_loop(op):
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "scf.for":
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _reaches_yield(ir, value, loop, depth: int = 0) -> bool:
+    """Whether `value` flows into `loop`'s yield through elementwise ops alone."""
+    if depth == _REACH:
+        return False
+    for use in value.uses:
+        user = use.owner
+        if user.name == "scf.yield" and user.parent == loop:
+            return True
+        if _is_elementwise(ir, user) and any(
+                _reaches_yield(ir, r, loop, depth + 1) for r in user.results):
+            return True
+    return False
+
+
+def _seed(ir, op) -> str | None:
+    """The load's layout when `op` is a conversion the rewrite above removes."""
+    source = op.operands[0]
+    owner = source.owner
+    if isinstance(owner, ir.Block) or owner.name != "tt.load":
+        return None
+    loop = _enclosing_loop(op)
+    if loop is None or _enclosing_loop(owner) != loop or owner.parent != op.parent:
+        return None
+    text, target = _encoding(ir, source), _encoding(ir, op.results[0])
+    if text is None or target is None or not all(
+            isinstance(parse_layout(t), BlockedLayout) for t in (text, target)):
+        return None
+    return text if _reaches_yield(ir, op.results[0], loop) else None
+
+
+def carried_layouts(module) -> None:
+    """Apply the rewrite above to `module` in place."""
+    from mlir import ir
+
+    with module.context, ir.Location.unknown():
+        growth = Growth(ir)
+        for op in _ops(ir, module):
+            if op.name == "ttg.convert_layout":
+                text = _seed(ir, op)
+                if text is not None:
+                    growth.assign(op.results[0], text)
+        want = growth.grow()
+        if want:
+            apply_growth(ir, module, want, remake_chains=True)
