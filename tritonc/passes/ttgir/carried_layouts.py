@@ -40,18 +40,10 @@ from tritonc.passes.ttgir.propagate_mma import (
     _is_elementwise,
     _ops,
     apply_growth,
+    enclosing_loop,
 )
 
 _REACH = 16  # ops between the conversion and the yield
-
-
-def _enclosing_loop(op):
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "scf.for":
-            return parent
-        parent = parent.parent
-    return None
 
 
 def _reaches_yield(ir, value, loop, depth: int = 0) -> bool:
@@ -74,8 +66,8 @@ def _seed(ir, op) -> str | None:
     owner = source.owner
     if isinstance(owner, ir.Block) or owner.name != "tt.load":
         return None
-    loop = _enclosing_loop(op)
-    if loop is None or _enclosing_loop(owner) != loop or owner.parent != op.parent:
+    loop = enclosing_loop(op)
+    if loop is None or enclosing_loop(owner) != loop or owner.parent != op.parent:
         return None
     text, target = _encoding(ir, source), _encoding(ir, op.results[0])
     if text is None or target is None or not all(

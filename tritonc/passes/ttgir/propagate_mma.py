@@ -234,15 +234,20 @@ def _chain(ir, value, depth: int = 0) -> bool:
                if isinstance(v.type, ir.RankedTensorType))
 
 
-def _in_loop(op) -> bool:
-    """Whether `op` sits in the body of an scf.for (a conversion there runs every
-    iteration; one outside loops runs once and stays)."""
+def enclosing_loop(op):
+    """The innermost scf.for around `op` in its function, or None."""
     parent = op.parent
     while parent is not None and parent.name != "func.func":
         if parent.name == "scf.for":
-            return True
+            return parent
         parent = parent.parent
-    return False
+    return None
+
+
+def _in_loop(op) -> bool:
+    """Whether `op` sits in the body of an scf.for (a conversion there runs every
+    iteration; one outside loops runs once and stays)."""
+    return enclosing_loop(op) is not None
 
 
 def _chain_for(ir, value, ty, user) -> bool:
