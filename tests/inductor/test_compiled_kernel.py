@@ -158,10 +158,10 @@ def test_static_launcher_finds_the_cubin(triton, tmp_path, monkeypatch):
 
     cache = tmp_path / "triton-cache"
     monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
-    monkeypatch.setattr(config, "use_static_cuda_launcher", True)
     fn, binary, compile_meta = _compile_pointwise(triton, tmp_path)
-    static = StaticTritonCompileResult.can_statically_launch(
-        binary, {"kernel_name": fn.__name__}, compile_meta, HeuristicType.POINTWISE)
+    with config.patch({"use_static_cuda_launcher": True}):
+        static = StaticTritonCompileResult.can_statically_launch(
+            binary, {"kernel_name": fn.__name__}, compile_meta, HeuristicType.POINTWISE)
     assert static is not None
     assert static.name == fn.__name__ and static.num_warps == 4
     assert static.arg_tys == "OOfli"  # two pointers, fp32, i64, i32; XBLOCK dropped
