@@ -67,7 +67,7 @@ def _seed(ir, op) -> str | None:
     if isinstance(owner, ir.Block) or owner.name != "tt.load":
         return None
     loop = enclosing_loop(op)
-    if loop is None or enclosing_loop(owner) != loop or owner.parent != op.parent:
+    if loop is None or owner.parent != op.parent:
         return None
     text, target = _encoding(ir, source), _encoding(ir, op.results[0])
     if text is None or target is None or not all(
