@@ -17,6 +17,8 @@ launch it without the kernel's `run`.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections import namedtuple
 from collections.abc import Mapping
 from typing import Any
@@ -216,9 +218,6 @@ def _publish_cubin(kernel: CompiledKernel) -> None:
     `$TRITON_CACHE_DIR/<path key of the hash>/<kernel name>.cubin` (Inductor sets the
     variable before it compiles). Written to a temporary name and renamed; a directory
     that cannot be written leaves Inductor on the kernel's own `run`."""
-    import os
-    import tempfile
-
     directory = os.environ.get("TRITON_CACHE_DIR")
     if not directory:
         return

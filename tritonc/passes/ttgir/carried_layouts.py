@@ -46,17 +46,21 @@ from tritonc.passes.ttgir.propagate_mma import (
 _REACH = 16  # ops between the conversion and the yield
 
 
-def _reaches_yield(ir, value, loop, depth: int = 0) -> bool:
-    """Whether `value` flows into `loop`'s yield through elementwise ops alone."""
-    if depth == _REACH:
-        return False
-    for use in value.uses:
-        user = use.owner
-        if user.name == "scf.yield" and user.parent == loop:
-            return True
-        if _is_elementwise(ir, user) and any(
-                _reaches_yield(ir, r, loop, depth + 1) for r in user.results):
-            return True
+def _reaches_yield(ir, value, loop) -> bool:
+    """Whether `value` flows into `loop`'s yield through at most `_REACH` elementwise ops
+    (each value looked at once)."""
+    frontier, seen = [value], set()
+    for _ in range(_REACH):
+        following = []
+        for v in frontier:
+            for use in v.uses:
+                user = use.owner
+                if user.name == "scf.yield" and user.parent == loop:
+                    return True
+                if _is_elementwise(ir, user):
+                    following += [r for r in user.results if r not in seen]
+                    seen.update(user.results)
+        frontier = following
     return False
 
 
