@@ -48,31 +48,44 @@ def _fmt(value: float | None, spec: str) -> str:
     return "-".rjust(int(spec.split(".")[0])) if value is None else format(value, spec)
 
 
+def _geomean(ratios: list[float]) -> float:
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+
+
+def _ratio(tc: dict, tr: dict, key: str) -> float | None:
+    if tc.get("ok") and tr.get("ok") and tc.get(key) and tr.get(key):
+        return tr[key] / tc[key]
+    return None
+
+
 def report(ours: dict | None, theirs: dict | None) -> str:
     rows = {}
     for side, data in (("tc", ours), ("tr", theirs)):
         for row in (data or {}).get("results", []):
             rows.setdefault(row["name"], {})[side] = row
     lines = [f"{'workload':32} {'match':>5} {'compile tc s':>12} {'compile tr s':>12} "
-             f"{'tc ms':>9} {'triton ms':>9} {'speed':>6}"]
-    ratios = []
+             f"{'tc ms':>9} {'triton ms':>9} {'call':>6} "
+             f"{'tc kern ms':>10} {'tr kern ms':>10} {'kernels':>7}"]
+    ratios: dict[str, list[float]] = {"ms": [], "kernel_ms": []}
     for name, sides in rows.items():
         tc, tr = sides.get("tc", {}), sides.get("tr", {})
-        ratio = None
-        if tc.get("ok") and tr.get("ok"):
-            ratio = tr["ms"] / tc["ms"]
-            ratios.append(ratio)
+        call, kern = _ratio(tc, tr, "ms"), _ratio(tc, tr, "kernel_ms")
+        for key, ratio in (("ms", call), ("kernel_ms", kern)):
+            if ratio is not None:
+                ratios[key].append(ratio)
         match = "-" if not tc else ("yes" if tc.get("ok") else "NO")
         lines.append(f"{name:32} {match:>5} "
                      f"{_fmt(tc.get('first_call_s'), '12.1f')} "
                      f"{_fmt(tr.get('first_call_s'), '12.1f')} {_fmt(tc.get('ms'), '9.3f')} "
-                     f"{_fmt(tr.get('ms'), '9.3f')} {_fmt(ratio, '5.2f')}{'x' if ratio else ' '}")
+                     f"{_fmt(tr.get('ms'), '9.3f')} {_fmt(call, '5.2f')}{'x' if call else ' '} "
+                     f"{_fmt(tc.get('kernel_ms'), '10.3f')} {_fmt(tr.get('kernel_ms'), '10.3f')} "
+                     f"{_fmt(kern, '6.2f')}{'x' if kern else ' '}")
         if tc and not tc.get("ok"):
             lines.append(f"    tritonc: {tc.get('error', '')[:300]}")
-    if ratios:
-        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        lines.append(f"geomean speed over {len(ratios)} workloads: {geomean:.3f}x "
-                     f"(min {min(ratios):.2f}x)")
+    for key, what in (("ms", "call time"), ("kernel_ms", "kernel time")):
+        if ratios[key]:
+            lines.append(f"geomean speed, {what}, over {len(ratios[key])} workloads: "
+                         f"{_geomean(ratios[key]):.3f}x (min {min(ratios[key]):.2f}x)")
     for side, data in (("tritonc", ours), ("Triton", theirs)):
         made = [row.get("launchers", {}) for row in (data or {}).get("results", [])]
         if made:

@@ -7,9 +7,10 @@
 package. Both cannot be `triton` in one process, so each side runs in its own. For each
 workload the JSON records whether compiled outputs (and gradients) match eager, the
 first call's wall time (compilation included), the median time of a call after warm-up
-(CUDA events), how many launchers Inductor made of each kind (its static CUDA launcher,
-or the compiled kernel's `run`), and the modules named `triton*` whose code lies outside
-tritonc.
+(CUDA events), the GPU time of the kernels one call runs (torch profiler, summed over a
+call's kernels: what the compiled code costs, without the host's share), how many
+launchers Inductor made of each kind (its static CUDA launcher, or the compiled kernel's
+`run`), and the modules named `triton*` whose code lies outside tritonc.
 """
 
 from __future__ import annotations
@@ -71,6 +72,22 @@ def _time_calls(fn, reps: int = 20) -> float:
     return statistics.median(times)
 
 
+def _kernel_ms(fn, reps: int = 20) -> float:
+    """The GPU time of the kernels `fn` runs, per call, in milliseconds."""
+    import torch
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            fn()
+        torch.cuda.synchronize()
+    kernels = [e for e in prof.events() if e.device_type == DeviceType.CUDA]
+    return sum(e.time_range.elapsed_us() for e in kernels) / reps / 1000
+
+
 def run_workload(workload, models) -> dict:
     import torch
 
@@ -98,6 +115,7 @@ def run_workload(workload, models) -> dict:
         models.check(workload, "cuda", False)
         result["ok"] = True
         result["ms"] = _time_calls(call)
+        result["kernel_ms"] = _kernel_ms(call)
     except Exception as e:  # a failed workload is a row of the report, not the end of it
         result["ok"] = False
         result["error"] = f"{type(e).__name__}: {e}"[:4000]
