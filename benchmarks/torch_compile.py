@@ -1,14 +1,20 @@
 """torch.compile with tritonc as `triton` against torch.compile with Triton, same GPU, same run.
 
-    python3 benchmarks/torch_compile.py [--only tritonc|triton] [names...]
+    python3 benchmarks/torch_compile.py [--rounds N] [--only tritonc|triton] [names...]
 
-Runs the model set (tests/inductor/inductor_models.py) twice, each side in its own
-process (tests/inductor/gpu_worker.py) with cold Inductor, tritonc and Triton caches,
-then prints one row per workload: whether tritonc's outputs match eager, the first
-call's time of each side (compilation included), the steady-state time of a call of
-each side and the speed ratio (Triton's time / tritonc's: above 1 is faster), and the
-geometric mean of the ratios. The JSON of both sides is written to
-build/torch_compile/.
+Runs the model set (tests/inductor/inductor_models.py) on each side in its own process
+(tests/inductor/gpu_worker.py) with cold Inductor, tritonc and Triton caches, `--rounds`
+times (2 by default), the sides alternating (tritonc first in odd rounds, Triton in
+even ones); each time is the best of its side's rounds, since a side's times move
+between processes (Inductor's autotuning picks its configs by timing them; the host's
+share of a call moves with the machine's load). Then prints one row per workload:
+whether tritonc's outputs match eager (in every round), the first call's time of each
+side (compilation included), the steady-state time of a call of each side, the GPU time
+of the kernels a call runs (torch profiler) of each side and how many kernels a call
+launches (tritonc/Triton), the speed ratios of both (Triton's time / tritonc's: above 1
+is faster) and their geometric means. The kernel-time ratio is the compiled code's; the
+call-time ratio adds the host's share (launches, autograd, guards). The JSON of every
+round is written to build/torch_compile/.
 """
 
 from __future__ import annotations
@@ -26,8 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKER = ROOT / "tests" / "inductor" / "gpu_worker.py"
 
 
-def run_side(triton: str, names: list[str], out_dir: Path) -> dict | None:
-    out = out_dir / f"{triton}.json"
+def run_side(triton: str, names: list[str], out: Path) -> dict | None:
     with tempfile.TemporaryDirectory(prefix=f"torch-compile-{triton}-") as tmp:
         env = {**os.environ,
                "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [
@@ -42,6 +47,28 @@ def run_side(triton: str, names: list[str], out_dir: Path) -> dict | None:
         print(f"the {triton} run failed (exit code {proc.returncode}); no results", flush=True)
         return None
     return json.loads(out.read_text())
+
+
+_BEST = ("first_call_s", "ms", "kernel_ms")
+
+
+def best_of(rounds: list[dict]) -> dict | None:
+    """One side's results over its rounds: each time the best of the rounds, `ok` only
+    when every round matched, the rest (launchers, kernel counts) from the first round."""
+    if not rounds:
+        return None
+    merged = {**rounds[0], "results": [],
+              "foreign_triton_modules": sorted({m for r in rounds
+                                                for m in r["foreign_triton_modules"]})}
+    by_name = [{row["name"]: row for row in r["results"]} for r in rounds]
+    for row in rounds[0]["results"]:
+        same = [b[row["name"]] for b in by_name if row["name"] in b]
+        best = {**row, "ok": all(r.get("ok") for r in same)}
+        for key in _BEST:
+            times = [r[key] for r in same if r.get(key) is not None]
+            best[key] = min(times) if times else None
+        merged["results"].append(best)
+    return merged
 
 
 def _fmt(value: float | None, spec: str) -> str:
@@ -65,7 +92,7 @@ def report(ours: dict | None, theirs: dict | None) -> str:
             rows.setdefault(row["name"], {})[side] = row
     lines = [f"{'workload':32} {'match':>5} {'compile tc s':>12} {'compile tr s':>12} "
              f"{'tc ms':>9} {'triton ms':>9} {'call':>6} "
-             f"{'tc kern ms':>10} {'tr kern ms':>10} {'kernels':>7}"]
+             f"{'tc kern ms':>10} {'tr kern ms':>10} {'kernels':>7} {'launches':>9}"]
     ratios: dict[str, list[float]] = {"ms": [], "kernel_ms": []}
     for name, sides in rows.items():
         tc, tr = sides.get("tc", {}), sides.get("tr", {})
@@ -79,7 +106,9 @@ def report(ours: dict | None, theirs: dict | None) -> str:
                      f"{_fmt(tr.get('first_call_s'), '12.1f')} {_fmt(tc.get('ms'), '9.3f')} "
                      f"{_fmt(tr.get('ms'), '9.3f')} {_fmt(call, '5.2f')}{'x' if call else ' '} "
                      f"{_fmt(tc.get('kernel_ms'), '10.3f')} {_fmt(tr.get('kernel_ms'), '10.3f')} "
-                     f"{_fmt(kern, '6.2f')}{'x' if kern else ' '}")
+                     f"{_fmt(kern, '6.2f')}{'x' if kern else ' '} "
+                     f"{_fmt(tc.get('kernels'), '4.0f')}/"
+                     f"{_fmt(tr.get('kernels'), '4.0f').strip():4}")
         if tc and not tc.get("ok"):
             lines.append(f"    tritonc: {tc.get('error', '')[:300]}")
     for key, what in (("ms", "call time"), ("kernel_ms", "kernel time")):
@@ -102,13 +131,19 @@ def report(ours: dict | None, theirs: dict | None) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("tritonc", "triton"))
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("names", nargs="*")
     ns = parser.parse_args(argv)
     out_dir = ROOT / "build" / "torch_compile"
     out_dir.mkdir(parents=True, exist_ok=True)
-    ours = run_side("tritonc", ns.names, out_dir) if ns.only != "triton" else None
-    theirs = run_side("triton", ns.names, out_dir) if ns.only != "tritonc" else None
-    text = report(ours, theirs)
+    sides = [s for s in ("tritonc", "triton") if ns.only in (None, s)]
+    runs: dict[str, list[dict]] = {s: [] for s in sides}
+    for n in range(ns.rounds):
+        for side in sides if n % 2 == 0 else sides[::-1]:
+            data = run_side(side, ns.names, out_dir / f"{side}-{n + 1}.json")
+            if data is not None:
+                runs[side].append(data)
+    text = report(best_of(runs.get("tritonc", [])), best_of(runs.get("triton", [])))
     (out_dir / "report.txt").write_text(text + "\n")
     print(text)
     return 0

@@ -8,9 +8,10 @@ package. Both cannot be `triton` in one process, so each side runs in its own. F
 workload the JSON records whether compiled outputs (and gradients) match eager, the
 first call's wall time (compilation included), the median time of a call after warm-up
 (CUDA events), the GPU time of the kernels one call runs (torch profiler, summed over a
-call's kernels: what the compiled code costs, without the host's share), how many
-launchers Inductor made of each kind (its static CUDA launcher, or the compiled kernel's
-`run`), and the modules named `triton*` whose code lies outside tritonc.
+call's kernels: what the compiled code costs, without the host's share) and how many
+kernels a call runs, how many launchers Inductor made of each kind (its static CUDA
+launcher, or the compiled kernel's `run`), and the modules named `triton*` whose code
+lies outside tritonc.
 """
 
 from __future__ import annotations
@@ -72,8 +73,9 @@ def _time_calls(fn, reps: int = 20) -> float:
     return statistics.median(times)
 
 
-def _kernel_ms(fn, reps: int = 20) -> float:
-    """The GPU time of the kernels `fn` runs, per call, in milliseconds."""
+def _kernel_ms(fn, reps: int = 20) -> tuple[float, float]:
+    """The GPU time of the kernels `fn` runs, per call, in milliseconds, and how many
+    kernels a call runs."""
     import torch
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
@@ -85,7 +87,7 @@ def _kernel_ms(fn, reps: int = 20) -> float:
             fn()
         torch.cuda.synchronize()
     kernels = [e for e in prof.events() if e.device_type == DeviceType.CUDA]
-    return sum(e.time_range.elapsed_us() for e in kernels) / reps / 1000
+    return sum(e.time_range.elapsed_us() for e in kernels) / reps / 1000, len(kernels) / reps
 
 
 def run_workload(workload, models) -> dict:
@@ -115,7 +117,7 @@ def run_workload(workload, models) -> dict:
         models.check(workload, "cuda", False)
         result["ok"] = True
         result["ms"] = _time_calls(call)
-        result["kernel_ms"] = _kernel_ms(call)
+        result["kernel_ms"], result["kernels"] = _kernel_ms(call)
     except Exception as e:  # a failed workload is a row of the report, not the end of it
         result["ok"] = False
         result["error"] = f"{type(e).__name__}: {e}"[:4000]
