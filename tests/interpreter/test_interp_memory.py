@@ -320,6 +320,24 @@ def test_loads_and_stores_through_addresses_read_from_memory():
         torch.testing.assert_close(o.double(), 2 * x.double() + g)
 
 
+def test_addresses_of_numpy_arrays_in_a_table():
+    """numpy arrays of numbers are not tracked by the garbage collector: the interpreter
+    finds those the table points into through the caller's local variables, a list
+    and a view's base."""
+    rng = np.random.default_rng(12)
+    xs = [rng.standard_normal(n).astype(np.float32) for n in (37, 100)]
+    held = [rng.standard_normal(64).astype(np.float32)]
+    view = held[0][3:]
+    outs = [np.full(37, np.nan, np.float32), np.full(100, np.nan, np.float32),
+            np.full(61, np.nan, np.float32)]
+    table = np.array([xs[0].ctypes.data, xs[1].ctypes.data, view.ctypes.data], np.int64)
+    out_table = np.array([o.ctypes.data for o in outs], np.int64)
+    sizes = np.array([37, 100, 61], np.int32)
+    scale_each_group[(3,)](table, sizes, out_table, 3, BLOCK=32)
+    for g, (x, o) in enumerate(zip([*xs, view], outs)):
+        np.testing.assert_allclose(o, 2 * x.astype(np.float64) + g, rtol=1e-6)
+
+
 def test_an_access_past_a_loaded_address_is_out_of_bounds_of_its_tensor():
     x = torch.randn(10)
     table = torch.tensor([x.data_ptr()], dtype=torch.int64)

@@ -280,19 +280,42 @@ def _live_memory_at(addr: int) -> tuple[int, int, object] | None:
     torch = sys.modules.get("torch")
     tensors = (torch.Tensor, torch.nn.Parameter) if torch is not None else ()
     for obj in gc.get_objects():
-        kind = type(obj)  # not isinstance: it would ask lazy modules for `__class__`
-        if kind in tensors:
-            if obj.device.type != "cpu":
-                continue
+        # type(), not isinstance: that would ask lazy modules for `__class__`
+        if type(obj) in tensors and obj.device.type == "cpu":
             storage = obj.untyped_storage()
             start, nbytes = storage.data_ptr(), storage.nbytes()
             if start and start <= addr < start + nbytes:
                 return start, nbytes, storage
-        elif kind is np.ndarray and obj.base is None:
-            start = obj.__array_interface__["data"][0]
-            if start and start <= addr < start + obj.nbytes:
-                return start, obj.nbytes, obj
+    for array in _reachable_arrays():
+        start = array.__array_interface__["data"][0]
+        if start and start <= addr < start + array.nbytes:
+            return start, array.nbytes, array
     return None
+
+
+def _reachable_arrays():
+    """The numpy arrays owning their memory that the garbage collector's objects or the
+    locals of any thread's frames refer to. The collector does not track arrays of
+    numbers, so they are found through what holds them (a list, a module's globals, a
+    caller's local variable)."""
+    import gc
+    import sys
+
+    holders = [frame.f_locals for top in sys._current_frames().values()
+               for frame in _stack(top)]
+    for holder in (*gc.get_objects(), *holders):
+        for obj in gc.get_referents(holder):
+            if type(obj) is np.ndarray:
+                while isinstance(obj.base, np.ndarray):
+                    obj = obj.base
+                if obj.base is None:
+                    yield obj
+
+
+def _stack(frame):
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
 
 
 def masked_load(memory: Memory, addr: np.ndarray, mask: np.ndarray | None,
