@@ -200,7 +200,9 @@ def test_tl_range_num_stages_overrides_the_launch_option(launch_stages, loop_sta
                         {"LOOP_STAGES": loop_stages, "BLOCK": 64, "BLOCK_K": 32},
                         target="cuda:80", divisible_by_16=set(MATMUL), num_warps=4,
                         num_stages=launch_stages)
-    assert f"}} {{tt.num_stages = {loop_stages} : i32}}" in k.asm["ttgir"]
+    ttgir = k.asm["ttgir"]
+    assert f"}} {{tt.num_stages = {loop_stages} : i32" in ttgir
+    assert (f"ttg.pipeline_stages = {loop_stages} : i32" in ttgir) == pipelined
     assert ("cp.async.commit_group" in k.asm["ptx"]) == pipelined
     if pipelined:
         assert k.metadata["shared"] == loop_stages * (64 * 32 + 32 * 64) * 2

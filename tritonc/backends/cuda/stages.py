@@ -18,7 +18,10 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            (loop-carried row reductions accumulate within each thread, crossing threads
            after the loop),
            cleanup (a layout conversion the passes above left in a loop that repeats
-           one before it is the earlier one: no conversion of an invariant in the body)
+           one before it is the earlier one: no conversion of an invariant in the body),
+           software-pipeline (the loops whose dot tiles stream through a cp.async ring:
+           its depth and buffers, the loads it takes, the wgmma left in flight; else the
+           tiles prefetched into registers)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
@@ -65,6 +68,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "carried-layouts",
         "thread-locality",
         "cleanup",
+        "software-pipeline",
     )
 
 

@@ -52,17 +52,15 @@ def _keep_loop_annotation(old, new) -> None:
 def lower_for(ctx: LoweringContext, op) -> list:
     if ctx.arch >= 90:
         wgmma.stage_invariant_operands(ctx, op)
-    stages = pipeline.loop_stages(ctx, op)
-    if stages > 1:
-        def body(extra: list, top) -> list:
-            return _lower_for(ctx, op, extra, top)
+    def body(extra: list, top) -> list:
+        return _lower_for(ctx, op, extra, top)
 
-        p = pipeline.plan(ctx, op)
-        if p is not None:
-            return pipeline.lower_pipelined(ctx, p, stages, body)
-        q = prefetch.plan(ctx, op)
-        if q is not None:
-            return prefetch.lower_prefetched(ctx, q, body)
+    ring = pipeline.planned(ctx, op)
+    if ring is not None:
+        return pipeline.lower_pipelined(ctx, ring, body)
+    early = prefetch.planned(op)
+    if early is not None:
+        return prefetch.lower_prefetched(ctx, early, body)
     return _lower_for(ctx, op, [], None)
 
 

@@ -1,8 +1,10 @@
-"""Software pipelining of loops whose loads feed a tensor-core dot (`num_stages`).
+"""The lowering of a software-pipelined loop: the plan software-pipeline wrote on it
+(`passes/ttgir/software_pipeline.py`) realised with cp.async ring buffers.
 
-A load inside an `scf.for` whose only user is an mma `tt.dot` becomes `cp.async` copies
-straight from global into a ring of `num_stages` shared-memory buffers; the dot reads its
-operand from the buffer of the current iteration:
+In: an `scf.for` of TTGIR carrying `ttg.pipeline_stages` S and `ttg.ring_buffers`, its
+loads marked `ttg.pipelined`. Out: the loop over registers, each marked load become
+`cp.async` copies straight from global into a ring of shared-memory buffers; the dot
+reads its operand from the buffer of the current iteration:
 
     prologue:   barrier (the ring may overlap memory other threads still read), then
                 copy the tiles of iterations 0 .. S-2 into buffers 0 .. S-2
@@ -12,9 +14,8 @@ operand from the buffer of the current iteration:
     epilogue:   wait for every copy, barrier
 
 A loop whose one wgmma dot only accumulates into the loop-carried value
-(`acc = tl.dot(a, b, acc)`), and reads no operand an iteration stores again (B from the
-ring, A from it, from registers or from before the loop: `_unstaged`), leaves that dot
-in flight: it waits with `wgmma.wait_group 1`
+(`acc = tl.dot(a, b, acc)`, the loop's `ttg.async_dot`) leaves that dot in flight: it
+waits with `wgmma.wait_group 1`
 (the previous iteration's dot done, this one running), and the loop is followed by
 `wgmma.wait_group 0` before the accumulator is read (`TRITONC_ASYNC_WGMMA=0` waits for
 every dot at once instead). Its copies of iteration i+S-1 are issued after the dot, so
@@ -24,9 +25,8 @@ the tensor cores start on it first, into one of two rings:
                 at the top of iteration i;
     S buffers:  after `wgmma.wait_group 1` and a barrier (every dot of i-1 done), into
                 buffer (i+S-1) % S, the one the dot of i-1 read.
-The spare buffer saves the barrier; it is taken unless it costs a block per SM
-(`_spare_buffer`): a 128 x 128 x 64 fp16 tile in 3 stages is 96 KB, two blocks on an
-H100's 228 KB, and 128 KB with the spare, one.
+The spare buffer saves the barrier (software-pipeline takes it unless it costs a block
+per SM).
 
 In a loop of several wgmma dots, the last, if only yielded (attention's
 `acc = tl.dot(p, v, acc * alpha)`), does not wait at all: the next iteration's first
@@ -49,226 +49,65 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tritonc.aot.occupancy import RESERVED_SMEM_PER_BLOCK, sm_limits
-from tritonc.backends.cuda.options import async_wgmma
-from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
-from tritonc.passes.to_llvm.blocks import (
-    block_addresses,
-    block_vector_width,
-    descriptor_addresses,
-    descriptor_padding,
-    descriptor_vector_width,
-    is_block_pointer,
-)
-from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.blocks import block_addresses, descriptor_addresses, is_block_pointer
+from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir
 from tritonc.passes.to_llvm.lowering import RULES
-from tritonc.passes.to_llvm.memory import vector_width
 from tritonc.passes.to_llvm.tile_index import register_deltas, swizzled_index
 from tritonc.passes.to_llvm.wgmma import wait_accumulators, warpgroup_dot
-from tritonc.passes.ttgir import defining_block
-from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
-
-ASYNC_WGMMA = async_wgmma()
-_RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
-_PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
-         "tt.make_range", "tt.advance")
-
-
-def loop_stages(ctx: LoweringContext, loop) -> int:
-    """The pipelining depth of `loop`: its `tt.num_stages` (from `tl.range(num_stages=)`),
-    else the module's num-stages."""
-    attrs = loop.attributes
-    return ir.IntegerAttr(attrs["tt.num_stages"]).value if "tt.num_stages" in attrs \
-        else ctx.num_stages
-
-
-def backward_slice(block, roots, ops: list, args: set, loads: bool = False) -> bool:
-    """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
-    False when a dependency cannot be evaluated twice (a nested region, a load unless
-    `loads`, ...)."""
-    for value in roots:
-        owner = value.owner
-        if isinstance(owner, ir.Block):
-            if owner == block:
-                args.add(value.arg_number)
-            continue
-        op = owner.operation
-        if op.block != block or op in ops:
-            continue
-        if len(op.regions) or not (op.name.startswith(_PURE) or loads and _plain_load(op)):
-            return False
-        if not backward_slice(block, list(op.operands), ops, args, loads):
-            return False
-        ops.append(op)
-    return True
-
-
-_WRITES = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_store",
-           "tt.descriptor_reduce", "tt.call", "tt.extern_elementwise", "tt.elementwise_inline_asm")
-
-
-def _writes_memory(block) -> bool:
-    """Whether an op of `block` (or of a region inside it) may write memory."""
-    for op in block.operations:
-        op = op.operation
-        if op.name in _WRITES:
-            return True
-        if any(_writes_memory(b) for region in op.regions for b in region.blocks):
-            return True
-    return False
-
-
-def _plain_load(op) -> bool:
-    """A `tt.load` through a tensor or scalar of pointers that is not volatile: in a loop
-    that writes no memory, evaluating it for a later iteration reads what that iteration
-    will read (pipeline.py makes it only when that iteration runs)."""
-    return (op.name == "tt.load" and not is_block_pointer(op.operands[0].type)
-            and not ("is_volatile" in op.attributes
-                     and ir.BoolAttr(op.attributes["is_volatile"]).value))
-
-
-def _is_zero_constant(value) -> bool:
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return False
-    splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
-    return str(splat).split(":")[0].strip() in ("0", "0.000000e+00", "-0.000000e+00")
+from tritonc.passes.ttgir.software_pipeline import (
+    ASYNC_DOT,
+    BUFFERS,
+    PIPELINED,
+    STAGES,
+    copy_width,
+    dot_use,
+    dots_of,
+    is_transposed,
+    load_inputs,
+    loop_slice,
+    tile_bytes,
+    writes_memory,
+)
 
 
 class Plan:
-    """What to pipeline in one loop; `wgmma_loads`: the loads whose buffers a wgmma reads
-    (laid out in column blocks, see tile_index.swizzled_index); `transposed`: tiles
-    whose contiguous dimension is the first (the layout's order is (0, 1)), stored one
-    column per row: a K-major B or an M-major A operand (wgmma reads them through its
-    transpose immediates, mma.sync with ldmatrix); `trans`: the `tt.trans` between a load
-    and its dot, whose operand is then the stored tile read transposed."""
+    """The ring of one loop, as software-pipeline planned it: `loads` in body order;
+    `wgmma_loads`: the loads whose buffers a wgmma reads (laid out in column blocks, see
+    tile_index.swizzled_index); `transposed`: tiles whose contiguous dimension is the
+    first (the layout's order is (0, 1)), stored one column per row: a K-major B or an
+    M-major A operand (wgmma reads them through its transpose immediates, mma.sync with
+    ldmatrix); `trans`: the `tt.trans` between a load and its dot, whose operand is then
+    the stored tile read transposed; `ops` / `args`: what the loads' addresses need again
+    for a later iteration (`software_pipeline.loop_slice`)."""
 
-    def __init__(self, loop, loads, ops, args, wgmma_loads: list, transposed: list,
-                 trans: dict) -> None:
-        self.loop, self.loads, self.ops, self.args = loop, loads, ops, sorted(args)
-        self.wgmma_loads, self.transposed, self.trans = wgmma_loads, transposed, trans
-
-
-def _is_transposed(ctx: LoweringContext, load) -> bool:
-    layout = ctx.layout(load.results[0].type)
-    return isinstance(layout, BlockedLayout) and layout.order[0] == 0
-
-
-def _elem_bytes(ctx: LoweringContext, load) -> int:
-    return element_bytes(ctx.scalar_type(load.results[0].type))
-
-
-def _copy_width(ctx: LoweringContext, load) -> int:
-    """Registers of `load`'s tile one cp.async moves."""
-    if load.name == "tt.descriptor_load":
-        return descriptor_vector_width(ctx, load, load.results[0].type)
-    if is_block_pointer(load.operands[0].type):
-        return block_vector_width(ctx, load, load.results[0].type)
-    segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
-    mask = load.operands[1] if segs[1] else None
-    nbytes = _elem_bytes(ctx, load)
-    if _is_transposed(ctx, load):  # registers run along the first dimension
-        layout = ctx.layout(load.results[0].type)
-        return analysis_along(ctx).vector_width(load.operands[0], mask, 0, nbytes,
-                                                layout.size_per_thread[0])
-    return vector_width(ctx, load.operands[0], mask, nbytes)
-
-
-def _block_tile_ok(ctx: LoweringContext, load) -> bool:
-    """A block-pointer tile cp.async can copy: zero padding, a blocked layout."""
-    if ir.StringAttr(load.attributes["padding"]).value not in ("", "zero"):
-        return False
-    return isinstance(ctx.layout(load.results[0].type), BlockedLayout)
-
-
-def _dot_use(load):
-    """(the dot reading `load`'s tile, the `tt.trans` between them or None), or None when
-    the tile has another user."""
-    uses = list(load.results[0].uses)
-    if len(uses) != 1:
-        return None
-    trans = None
-    if uses[0].owner.name == "tt.trans":
-        trans = uses[0].owner
-        uses = list(trans.results[0].uses)
-        if len(uses) != 1:
-            return None
-    if uses[0].owner.name != "tt.dot" or uses[0].operand_number > 1:
-        return None
-    return uses[0].owner, trans
-
-
-def _along_k(ctx: LoweringContext, load, dot, trans) -> bool:
-    """Whether `load`'s tile lies K-major as it is copied: A along its rows, B along its
-    columns or as an N x K tile along its rows that the dot reads transposed."""
-    if (trans or load).results[0] == dot.operands[0]:
-        return trans is None and not _is_transposed(ctx, load)
-    return _is_transposed(ctx, load) != (trans is not None)
-
-
-def plan(ctx: LoweringContext, loop) -> Plan | None:
-    """The loads of `loop` to pipeline, with the ops and iteration arguments they need."""
-    block = loop.regions[0].blocks[0]
-    loads = []
-    for op in block.operations:
-        op = op.operation
-        found = _dot_use(op) if op.name in ("tt.load", "tt.descriptor_load") else None
+    def __init__(self, ctx: LoweringContext, loop) -> None:
+        block = loop.regions[0].blocks[0]
+        self.loop = loop
+        self.loads = [op.operation for op in block.operations if PIPELINED in op.attributes]
+        self.stages = ir.IntegerAttr(loop.attributes[STAGES]).value
+        self.ring = ir.IntegerAttr(loop.attributes[BUFFERS]).value
+        found = loop_slice(loop, [v for load in self.loads for v in load_inputs(load)],
+                           not writes_memory(block))
         if found is None:
-            continue
-        dot, trans = found
-        if trans is not None and (is_block_pointer(op.operands[0].type)
-                                  or _is_transposed(ctx, op)):
-            continue
-        if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
-            continue
-        if _elem_bytes(ctx, op) != 2 and not (warpgroup_dot(ctx, dot)
-                                               and _along_k(ctx, op, dot, trans)):
-            continue  # tf32 and fp8 tiles: wgmma reads them K-major, else they are staged
-        if len(ctx.shape(op.results[0].type)) != 2:
-            continue
-        if op.name == "tt.descriptor_load":
-            if _is_transposed(ctx, op) or descriptor_padding(op.operands[0]) != "zero":
-                continue  # cp.async fills with zeros
-        elif is_block_pointer(op.operands[0].type):
-            if not _block_tile_ok(ctx, op):
-                continue
-        else:
-            segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-            if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
-                continue
-        if _copy_width(ctx, op) * _elem_bytes(ctx, op) < 4:
-            continue  # cp.async moves at least 4 bytes
-        loads.append(op)
-    if not loads:
-        return None
-    ops: list = []
-    args: set = set()
-    roots = [v for load in loads for v in _load_inputs(load)]
-    read_only = not _writes_memory(block)
-    if not backward_slice(block, roots, ops, args, read_only):
-        return None
-    terminator = list(block.operations)[-1]
-    done: set = set()
-    while args - done:
-        index = min(args - done)
-        done.add(index)
-        if index == 0:
-            continue
-        if not backward_slice(block, [terminator.operands[index - 1]], ops, args, read_only):
-            return None
-    if any(op in loads for op in ops):
-        return None  # a pipelined tile would feed its own address
-    order = {op: i for i, op in enumerate(block.operations)}
-    ops.sort(key=lambda o: order[o])
-    p_trans: dict = {}
-    wgmma_loads = [load for load in loads if warpgroup_dot(ctx, _dot_use(load)[0])]
-    transposed = [load for load in loads if _is_transposed(ctx, load)]
-    for load in loads:
-        if _dot_use(load)[1] is not None:
-            p_trans[load] = _dot_use(load)[1]
-    return Plan(loop, loads, ops, args - {0}, wgmma_loads, transposed, p_trans)
+            raise LoweringError("a pipelined loop's loads need ops that cannot be evaluated "
+                                "for a later iteration")
+        self.ops, self.args = found
+        self.wgmma_loads = [load for load in self.loads
+                            if warpgroup_dot(ctx, dot_use(load)[0])]
+        self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
+        self.trans = {load: dot_use(load)[1] for load in self.loads
+                      if dot_use(load)[1] is not None}
+        self.offsets, total = [], 0
+        for load in self.loads:
+            self.offsets.append(total)
+            total += tile_bytes(ctx, load)
+        self.stage_bytes = total
+
+
+def planned(ctx: LoweringContext, loop) -> Plan | None:
+    """The ring software-pipeline gave `loop`, if any."""
+    return Plan(ctx, loop) if BUFFERS in loop.attributes else None
 
 
 def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted, guard=None) -> list:
@@ -292,14 +131,6 @@ def _asm(ctx: LoweringContext, text: str, operands=(), constraints: str = "") ->
         "has_side_effects": ir.UnitAttr.get()})
 
 
-def _tile_bytes(ctx: LoweringContext, load) -> int:
-    shape = ctx.shape(load.results[0].type)
-    n = _elem_bytes(ctx, load)
-    for s in shape:
-        n *= s
-    return (n + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
-
-
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
     """cp.async every pipelined tile of one iteration into buffer `stage` (an i32)."""
     stage_base = ctx.binop("arith.addi", ctx.pipeline_base,
@@ -307,7 +138,7 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
     for load, ptr_regs, mask_regs, offset in zip(p.loads, ptrs, masks, p.offsets):
         ty = load.results[0].type
         rows, row_len = ctx.shape(ty)
-        vec, elem = _copy_width(ctx, load), _elem_bytes(ctx, load)
+        vec, elem = copy_width(ctx, load), element_bytes(ctx.scalar_type(ty))
         nbytes = elem * vec
         base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
         coords = ctx.coordinates(ty)
@@ -359,7 +190,7 @@ def less_than(ctx: LoweringContext, a, b) -> ir.Value:
 
 
 class InFlight(NamedTuple):
-    """The dot of a loop left in flight across iterations (`_async_dot`)."""
+    """The dot of a loop left in flight across iterations (`ttg.async_dot`)."""
 
     dot: object
     index: int  # of the loop result it yields
@@ -367,67 +198,22 @@ class InFlight(NamedTuple):
     issuer: object  # the dot after which the next copies are issued: the loop's first
 
 
-def _async_dot(ctx: LoweringContext, p: Plan) -> InFlight | None:
-    """The wgmma dot of the loop that may stay in flight across iterations, its result
-    only yielded:
-    - the one dot of the loop, accumulating into a loop-carried value that nothing else
-      reads (carried False: it waits for the previous iteration's with `wait_group 1`);
-    - the last of several wgmma dots (attention's P @ V; carried True): it does not wait;
-      the next iteration's first `wait_group 0` (of Q @ K^T), or else its first read of
-      the carried value, settles it (`ctx.in_flight`). So no op in a nested region may
-      read that value (a wait there would not cover what follows), and the accumulators
-      of all the dots must fit the registers one wgmma may take (WGMMA_ACCUMULATORS),
-      else ptxas serializes the wgmmas (flex attention's 128 x 128 scores on 4 warps)."""
-    if not ASYNC_WGMMA or not p.wgmma_loads:
+def _in_flight(loop) -> InFlight | None:
+    """The dot software-pipeline left in flight in `loop`: the one yielded at
+    `ttg.async_dot`; when the loop has several dots (attention's P @ V last), the next
+    iteration's first dot settles it."""
+    if ASYNC_DOT not in loop.attributes:
         return None
-    block = p.loop.regions[0].blocks[0]
-    dots = [op.operation for op in block.operations if op.operation.name == "tt.dot"]
-    if not dots or not all(warpgroup_dot(ctx, d) and _unstaged(ctx, p, d) for d in dots):
-        return None
-    dot = dots[-1]
-    acc, uses = dot.operands[2], list(dot.results[0].uses)
-    terminator = list(block.operations)[-1]
-    if len(uses) != 1 or uses[0].owner != terminator:
-        return None
-    index = uses[0].operand_number
-    if len(dots) > 1:  # while it runs, the next dots' accumulators must fit beside its own
-        held = sum(ctx.num_registers(d.results[0].type) for d in dots)
-        carried = block.arguments[index + 1]
-        top_level = all(use.owner.operation.block == block for use in carried.uses)
-        if held <= WGMMA_ACCUMULATORS and top_level:
-            return InFlight(dot, index, True, dots[0])
-        return None
-    single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
-    return InFlight(dot, index, False, dot) if single else None
+    index = ir.IntegerAttr(loop.attributes[ASYNC_DOT]).value
+    dots = dots_of(loop)
+    terminator = list(loop.regions[0].blocks[0].operations)[-1]
+    dot = terminator.operands[index].owner.operation
+    if len(dots) > 1:
+        return InFlight(dot, index, True, dots[0])
+    return InFlight(dot, index, False, dot)
 
 
-def _unstaged(ctx: LoweringContext, p: Plan, dot) -> bool:
-    """Whether `dot`'s wgmma reads operands no iteration stores again: tiles of the ring,
-    A in registers, or an A the loop does not compute (stored once before it). An operand
-    staged in the scratch area by every iteration would be overwritten while the dot
-    left in flight still reads it."""
-    block = p.loop.regions[0].blocks[0]
-    tiles = {load.results[0] for load in p.loads} | {t.results[0] for t in p.trans.values()}
-    a, b = dot.operands[0], dot.operands[1]
-    outside = defining_block(a) != block
-    return b in tiles and (a in tiles or isinstance(ctx.layout(a.type), DotOperandLayout)
-                           or outside and isinstance(ctx.layout(a.type), BlockedLayout))
-
-
-def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
-    limits = sm_limits(ctx.arch)
-    return min(limits.smem // (smem + RESERVED_SMEM_PER_BLOCK),
-               limits.threads // (32 * ctx.num_warps))
-
-
-def _spare_buffer(ctx: LoweringContext, stage_bytes: int, stages: int) -> bool:
-    """Whether the ring of a loop with its dot in flight takes an S+1-th buffer: when
-    it stays within `_RING_BUDGET` and as many blocks fit on an SM with it as without."""
-    more, fewer = stage_bytes * (stages + 1), stage_bytes * stages
-    return more <= _RING_BUDGET and _blocks_per_sm(ctx, more) >= _blocks_per_sm(ctx, fewer)
-
-
-def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> list:
+def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
     """The loop with its plan applied; `lower_body(new_loop, extra)` lowers the original
     body into the new loop, which carries `extra` more values (the ahead pointers)."""
     loop = p.loop
@@ -435,19 +221,13 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     lb, ub, step = (ctx.get(v)[0] for v in list(loop.operands)[:3])
     inits = list(loop.operands)[3:]
     terminator = list(block.operations)[-1]
-    p.offsets, total = [], 0
-    for load in p.loads:
-        p.offsets.append(total)
-        total += _tile_bytes(ctx, load)
-    p.stage_bytes = total
-    in_flight = _async_dot(ctx, p)
-    spare = in_flight is not None and _spare_buffer(ctx, total, stages)
-    ring = stages + 1 if spare else stages
+    stages, ring = p.stages, p.ring
+    in_flight = _in_flight(loop)
     carried = in_flight is not None and in_flight.carried
     issuer = None if in_flight is None else in_flight.issuer
     if in_flight is not None:
         (ctx.carried_dots if carried else ctx.async_dots).add(in_flight.dot.results[0])
-    ctx.pipeline_bytes = max(ctx.pipeline_bytes, total * ring)
+    ctx.pipeline_bytes = max(ctx.pipeline_bytes, p.stage_bytes * ring)
     arg_values = [block.arguments[i] for i in p.args]
     # an ahead pointer tensor that a pipelined load reads directly only needs the first
     # register of each vector the copy moves: carry those alone
@@ -456,7 +236,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
         vec = 1
         for load in p.loads:
             if load.operands[0] == arg and not is_block_pointer(arg.type):
-                vec = _copy_width(ctx, load)
+                vec = copy_width(ctx, load)
         p.vecs.append(vec)
     p.sizes = [ctx.num_registers(a.type) for a in arg_values]
 
@@ -468,7 +248,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
     def tiles_for(iv, ahead):
         bindings = {block.arguments[0]: [iv]}
         bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
-        wanted = [v for load in p.loads for v in _load_inputs(load)]
+        wanted = [v for load in p.loads for v in load_inputs(load)]
         got = iter(evaluate(ctx, p.ops, bindings, wanted, guard(iv)))
         ptrs, masks = [], []
         for load in p.loads:
@@ -486,7 +266,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, stages: int, lower_body) -> l
                 masks.append(preds)
                 continue
             ptrs.append(next(got))
-            masks.append(next(got) if len(_load_inputs(load)) > 1 else None)
+            masks.append(next(got) if len(load_inputs(load)) > 1 else None)
         return ptrs, masks
 
     def advance(iv, ahead):
@@ -554,13 +334,6 @@ def _if_iterates(ctx: LoweringContext, loop, lower) -> list:
         out.append(list(new.results)[i:i + len(regs)])
         i += len(regs)
     return out
-
-
-def _load_inputs(load) -> list:
-    if load.name == "tt.descriptor_load":
-        return list(load.operands)
-    segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
-    return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
 
 
 def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):

@@ -1,9 +1,10 @@
 """Register prefetching of the tiles a loop loads for its dots (`num_stages` > 1).
 
-In a loop the cp.async pipeliner (pipeline.py) does not take, the tiles loaded only for
-dot operands (block-pointer tiles such as the keys and values of flash attention) are
-issued one iteration early into registers the loop carries, so each is in flight while
-the previous iteration computes:
+In: an `scf.for` of TTGIR whose loads software-pipeline marked `ttg.prefetch` (in a loop
+with num_stages > 1 it gives no cp.async ring, the tiles loaded only for dot operands,
+such as flash attention's block-pointer keys and values, while they fit its register
+budget). Out: the loop over registers, the marked loads issued one iteration early into
+registers the loop carries, so each is in flight while the previous iteration computes:
 
     prologue:    if lb < ub: tiles(lb)
     iteration i: take tiles(i) from the loop-carried registers;
@@ -17,60 +18,30 @@ iteration arguments of iteration i: for i + step, those the body would yield.
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm.axis_info import element_bytes
-from tritonc.passes.to_llvm.context import LoweringContext, ir
-from tritonc.passes.to_llvm.pipeline import backward_slice, evaluate, less_than
+from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir
+from tritonc.passes.to_llvm.pipeline import evaluate, less_than
+from tritonc.passes.ttgir.software_pipeline import PREFETCH, loop_slice
 
 
 class Plan:
-    """The loads of one loop to prefetch, the ops their operands need, and the iteration
-    arguments those ops read (`args`, body argument numbers)."""
+    """The loads of one loop to prefetch (marked `ttg.prefetch`), the ops their operands
+    need, and the iteration arguments those ops read (`args`, body argument numbers)."""
 
     def __init__(self, loop, loads: list, ops: list, args: list) -> None:
         self.loop, self.loads, self.ops, self.args = loop, loads, ops, args
 
 
-# 32-bit registers per thread the prefetched tiles and their dots' accumulators may hold
-# together; past it the loop loads in place (prefetching would spill: fp32 tiles of a
-# 128 x 128 tf32 dot with 4 warps hold 64 registers beside 128 of accumulator)
-REGISTER_BUDGET = 160
-
-
-def _registers(ctx: LoweringContext, loads: list) -> int:
-    tiles = sum(-(-ctx.num_registers(op.results[0].type)
-                  * element_bytes(ctx.scalar_type(op.results[0].type)) // 4) for op in loads)
-    dots = {u.owner for op in loads for u in op.results[0].uses}
-    return tiles + max(ctx.num_registers(d.results[0].type) for d in dots)
-
-
-def plan(ctx: LoweringContext, loop) -> Plan | None:
-    """The tile loads of `loop` whose only users are `tt.dot` operands, if their operands
-    (and the values the loop yields for the arguments they read) can be evaluated early."""
+def planned(loop) -> Plan | None:
+    """The prefetch software-pipeline gave `loop`, if any."""
     block = loop.regions[0].blocks[0]
-    loads = []
-    for op in block.operations:
-        op = op.operation
-        if op.name != "tt.load" or not ctx.is_tensor(op.results[0].type):
-            continue
-        uses = list(op.results[0].uses)
-        if uses and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses):
-            loads.append(op)
-    if not loads or _registers(ctx, loads) > REGISTER_BUDGET:
+    loads = [op.operation for op in block.operations if PREFETCH in op.attributes]
+    if not loads:
         return None
-    ops: list = []
-    args: set = set()
-    if not backward_slice(block, [v for load in loads for v in load.operands], ops, args):
-        return None
-    terminator = list(block.operations)[-1]
-    done: set = set()
-    while args - done:  # the next iteration's arguments need the values yielded for them
-        index = min(args - done)
-        done.add(index)
-        if index and not backward_slice(block, [terminator.operands[index - 1]], ops, args):
-            return None
-    order = {op: i for i, op in enumerate(block.operations)}
-    ops.sort(key=lambda o: order[o])
-    return Plan(loop, loads, ops, sorted(args - {0}))
+    found = loop_slice(loop, [v for load in loads for v in load.operands], False)
+    if found is None:
+        raise LoweringError("a prefetching loop's loads need ops that cannot be evaluated "
+                            "for the next iteration")
+    return Plan(loop, loads, *found)
 
 
 def _tiles(ctx: LoweringContext, p: Plan, iv, arg_regs: list, valid) -> list:

@@ -1,0 +1,396 @@
+"""software-pipeline: which loops stream their dot tiles through shared memory, how deep,
+and which dot stays in flight across iterations.
+
+In: TTGIR after the layout passes. Out: the same IR with the decisions as attributes,
+which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
+
+- on an `scf.for` with `num_stages` S > 1 (its `tt.num_stages`, from
+  `tl.range(num_stages=)`, else the module's `ttg.num-stages`) whose loads feed
+  tensor-core dots: `ttg.pipeline_stages = S` and `ttg.ring_buffers` (S, or S + 1 when the
+  loop's dot stays in flight and one more buffer costs no block per SM); with a wgmma dot
+  left in flight, `ttg.async_dot` = the index of the loop result it yields;
+- on each load whose tile is copied into that ring by cp.async: `ttg.pipelined`;
+- in a loop with S > 1 that takes no ring: on each tile load only dots read,
+  `ttg.prefetch` (issued one iteration early into registers the loop carries).
+
+A load joins the ring when its only user is an mma dot (directly or through `tt.trans`),
+its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), filled with
+zeros where masked, and copied at least 4 bytes at a time; the ops computing its
+addresses (and what the loop yields for the arguments they read) must be evaluable for a
+later iteration: no nested region, no load unless the loop writes no memory.
+
+The dot left in flight (`wgmma.wait_group 1`): the loop's one wgmma dot accumulating into
+a loop-carried value nothing else reads, or the last of several wgmma dots that is only
+yielded (attention's P @ V), when every dot reads operands no iteration stores again and
+the accumulators fit the registers one wgmma may take.
+
+Before (fp16 matmul, 128 x 128 x 64 tiles, 4 warps, num_stages 3, sm_90):
+    %r:3 = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero, %pa = %a0, %pb = %b0) {
+      %a = "tt.load"(%pa) : (...) -> tensor<128x64xf16, #blocked>
+      %b = "tt.load"(%pb) : (...) -> tensor<64x128xf16, #blocked1>
+      %d = "tt.dot"(%a, %b, %acc) : (...) -> tensor<128x128xf32, #mma>
+      ...
+      scf.yield %d, %pa2, %pb2
+    }
+After:
+    %r:3 = scf.for ... {
+      %a = "tt.load"(%pa) {ttg.pipelined} : ...
+      %b = "tt.load"(%pb) {ttg.pipelined} : ...
+      ...
+    } {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32}
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from tritonc.aot.occupancy import RESERVED_SMEM_PER_BLOCK, sm_limits
+from tritonc.backends.cuda.options import async_wgmma
+from tritonc.passes.to_llvm.axis_along import analysis_along
+from tritonc.passes.to_llvm.axis_info import element_bytes
+from tritonc.passes.to_llvm.blocks import (
+    block_vector_width,
+    descriptor_padding,
+    descriptor_vector_width,
+    is_block_pointer,
+)
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.memory import vector_width
+from tritonc.passes.to_llvm.wgmma import warpgroup_dot
+from tritonc.passes.ttgir import defining_block, ops_named
+from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
+from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
+
+STAGES, BUFFERS, ASYNC_DOT = "ttg.pipeline_stages", "ttg.ring_buffers", "ttg.async_dot"
+PIPELINED, PREFETCH = "ttg.pipelined", "ttg.prefetch"
+
+_RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
+# 32-bit registers per thread the prefetched tiles and their dots' accumulators may hold
+# together; past it the loop loads in place (prefetching would spill: fp32 tiles of a
+# 128 x 128 tf32 dot with 4 warps hold 64 registers beside 128 of accumulator)
+REGISTER_BUDGET = 160
+_PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
+         "tt.make_range", "tt.advance")
+_WRITES = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_store",
+           "tt.descriptor_reduce", "tt.call", "tt.extern_elementwise", "tt.elementwise_inline_asm")
+
+
+def software_pipeline(module) -> None:
+    """Annotate every loop of `module` with its pipelining plan (see above)."""
+    from tritonc.passes.ttgir.convert_to_ttgir import module_options
+
+    options = module_options(module)
+    ctx = LoweringContext(options.num_warps, None, None)
+    ctx.arch, ctx.num_stages = options.arch, options.num_stages
+    with module.context:
+        for loop in ops_named(module, "scf.for"):
+            _annotate(ctx, loop)
+
+
+def _loop_stages(loop, default: int) -> int:
+    """The pipelining depth of `loop`: its `tt.num_stages`, else `default`."""
+    attrs = loop.attributes
+    return ir.IntegerAttr(attrs["tt.num_stages"]).value if "tt.num_stages" in attrs \
+        else default
+
+
+def _annotate(ctx: LoweringContext, loop) -> None:
+    stages = _loop_stages(loop, ctx.num_stages)
+    if stages < 2:
+        return
+    i32 = ir.IntegerType.get_signless(32)
+    loads = _ring_loads(ctx, loop)
+    if loads:
+        index = _async_dot(ctx, loop, loads)
+        stage_bytes = sum(tile_bytes(ctx, load) for load in loads)
+        spare = index is not None and _spare_buffer(ctx, stage_bytes, stages)
+        loop.attributes[STAGES] = ir.IntegerAttr.get(i32, stages)
+        loop.attributes[BUFFERS] = ir.IntegerAttr.get(i32, stages + 1 if spare else stages)
+        if index is not None:
+            loop.attributes[ASYNC_DOT] = ir.IntegerAttr.get(i32, index)
+        for load in loads:
+            load.attributes[PIPELINED] = ir.UnitAttr.get()
+        return
+    for load in _prefetch_loads(ctx, loop):
+        load.attributes[PREFETCH] = ir.UnitAttr.get()
+
+
+class Slice(NamedTuple):
+    """The body ops the loads of a loop need again for a later iteration, in body order,
+    and the iteration arguments (body argument numbers, the induction variable left out)
+    those ops read."""
+
+    ops: list
+    args: list
+
+
+def loop_slice(loop, roots: list, with_loads: bool) -> Slice | None:
+    """The body ops the values `roots` depend on, closed over what the loop yields for
+    the arguments they read; None when one cannot be evaluated for another iteration
+    (loads among them only with `with_loads`)."""
+    block = loop.regions[0].blocks[0]
+    ops: list = []
+    args: set = set()
+    if not backward_slice(block, roots, ops, args, with_loads):
+        return None
+    terminator = list(block.operations)[-1]
+    done: set = set()
+    while args - done:  # the next iteration's arguments need the values yielded for them
+        index = min(args - done)
+        done.add(index)
+        if index and not backward_slice(block, [terminator.operands[index - 1]], ops, args,
+                                        with_loads):
+            return None
+    order = {op: i for i, op in enumerate(block.operations)}
+    ops.sort(key=lambda o: order[o])
+    return Slice(ops, sorted(args - {0}))
+
+
+def backward_slice(block, roots, ops: list, args: set, loads: bool = False) -> bool:
+    """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
+    False when a dependency cannot be evaluated twice (a nested region, a load unless
+    `loads`, ...)."""
+    for value in roots:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            if owner == block:
+                args.add(value.arg_number)
+            continue
+        op = owner.operation
+        if op.block != block or op in ops:
+            continue
+        if len(op.regions) or not (op.name.startswith(_PURE) or loads and _plain_load(op)):
+            return False
+        if not backward_slice(block, list(op.operands), ops, args, loads):
+            return False
+        ops.append(op)
+    return True
+
+
+def writes_memory(block) -> bool:
+    """Whether an op of `block` (or of a region inside it) may write memory."""
+    for op in block.operations:
+        op = op.operation
+        if op.name in _WRITES:
+            return True
+        if any(writes_memory(b) for region in op.regions for b in region.blocks):
+            return True
+    return False
+
+
+def _plain_load(op) -> bool:
+    """A `tt.load` through a tensor or scalar of pointers that is not volatile: in a loop
+    that writes no memory, evaluating it for a later iteration reads what that iteration
+    will read (the lowering makes it only when that iteration runs)."""
+    return (op.name == "tt.load" and not is_block_pointer(op.operands[0].type)
+            and not ("is_volatile" in op.attributes
+                     and ir.BoolAttr(op.attributes["is_volatile"]).value))
+
+
+def load_inputs(load) -> list:
+    """The operands of `load` its copies need: pointers and mask, or descriptor and
+    coordinates."""
+    if load.name == "tt.descriptor_load":
+        return list(load.operands)
+    segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
+    return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
+
+
+def _is_zero_constant(value) -> bool:
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return False
+    splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
+    return str(splat).split(":")[0].strip() in ("0", "0.000000e+00", "-0.000000e+00")
+
+
+def is_transposed(ctx: LoweringContext, load) -> bool:
+    """Whether `load`'s tile runs along its first dimension (layout order (0, 1))."""
+    layout = ctx.layout(load.results[0].type)
+    return isinstance(layout, BlockedLayout) and layout.order[0] == 0
+
+
+def _elem_bytes(ctx: LoweringContext, load) -> int:
+    return element_bytes(ctx.scalar_type(load.results[0].type))
+
+
+def copy_width(ctx: LoweringContext, load) -> int:
+    """Registers of `load`'s tile one cp.async moves."""
+    if load.name == "tt.descriptor_load":
+        return descriptor_vector_width(ctx, load, load.results[0].type)
+    if is_block_pointer(load.operands[0].type):
+        return block_vector_width(ctx, load, load.results[0].type)
+    segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
+    mask = load.operands[1] if segs[1] else None
+    nbytes = _elem_bytes(ctx, load)
+    if is_transposed(ctx, load):  # registers run along the first dimension
+        layout = ctx.layout(load.results[0].type)
+        return analysis_along(ctx).vector_width(load.operands[0], mask, 0, nbytes,
+                                                layout.size_per_thread[0])
+    return vector_width(ctx, load.operands[0], mask, nbytes)
+
+
+def tile_bytes(ctx: LoweringContext, load) -> int:
+    """Bytes of `load`'s tile in one ring buffer."""
+    n = _elem_bytes(ctx, load)
+    for s in ctx.shape(load.results[0].type):
+        n *= s
+    return (n + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
+
+
+def dot_use(load):
+    """(the dot reading `load`'s tile, the `tt.trans` between them or None), or None when
+    the tile has another user."""
+    uses = list(load.results[0].uses)
+    if len(uses) != 1:
+        return None
+    trans = None
+    if uses[0].owner.name == "tt.trans":
+        trans = uses[0].owner
+        uses = list(trans.results[0].uses)
+        if len(uses) != 1:
+            return None
+    if uses[0].owner.name != "tt.dot" or uses[0].operand_number > 1:
+        return None
+    return uses[0].owner, trans
+
+
+def _along_k(ctx: LoweringContext, load, dot, trans) -> bool:
+    """Whether `load`'s tile lies K-major as it is copied: A along its rows, B along its
+    columns or as an N x K tile along its rows that the dot reads transposed."""
+    if (trans or load).results[0] == dot.operands[0]:
+        return trans is None and not is_transposed(ctx, load)
+    return is_transposed(ctx, load) != (trans is not None)
+
+
+def _ring_candidate(ctx: LoweringContext, op) -> bool:
+    found = dot_use(op) if op.name in ("tt.load", "tt.descriptor_load") else None
+    if found is None:
+        return False
+    dot, trans = found
+    if trans is not None and (is_block_pointer(op.operands[0].type) or is_transposed(ctx, op)):
+        return False
+    if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
+        return False
+    if _elem_bytes(ctx, op) != 2 and not (warpgroup_dot(ctx, dot)
+                                           and _along_k(ctx, op, dot, trans)):
+        return False  # tf32 and fp8 tiles: wgmma reads them K-major, else they are staged
+    if len(ctx.shape(op.results[0].type)) != 2:
+        return False
+    if op.name == "tt.descriptor_load":
+        if is_transposed(ctx, op) or descriptor_padding(op.operands[0]) != "zero":
+            return False  # cp.async fills with zeros
+    elif is_block_pointer(op.operands[0].type):
+        if ir.StringAttr(op.attributes["padding"]).value not in ("", "zero") or \
+                not isinstance(ctx.layout(op.results[0].type), BlockedLayout):
+            return False
+    else:
+        segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
+            return False
+    return copy_width(ctx, op) * _elem_bytes(ctx, op) >= 4  # cp.async moves 4 bytes or more
+
+
+def _ring_loads(ctx: LoweringContext, loop) -> list:
+    """The loads of `loop` its ring takes, or [] when their addresses cannot be made for
+    a later iteration."""
+    block = loop.regions[0].blocks[0]
+    loads = [op.operation for op in block.operations if _ring_candidate(ctx, op.operation)]
+    if not loads:
+        return []
+    roots = [v for load in loads for v in load_inputs(load)]
+    found = loop_slice(loop, roots, not writes_memory(block))
+    if found is None or any(op in loads for op in found.ops):
+        return []  # a pipelined tile would feed its own address
+    return loads
+
+
+def dots_of(loop) -> list:
+    """The `tt.dot` ops of `loop`'s body, in order."""
+    block = loop.regions[0].blocks[0]
+    return [op.operation for op in block.operations if op.operation.name == "tt.dot"]
+
+
+def _async_dot(ctx: LoweringContext, loop, loads: list) -> int | None:
+    """The index of the loop result yielded by the wgmma dot that may stay in flight:
+    - the one dot of the loop, accumulating into a loop-carried value that nothing else
+      reads (it waits for the previous iteration's with `wait_group 1`);
+    - the last of several wgmma dots (attention's P @ V): it does not wait; the next
+      iteration's first `wait_group 0` (of Q @ K^T), or else its first read of the
+      carried value, settles it. So no op in a nested region may read that value (a wait
+      there would not cover what follows), and the accumulators of all the dots must fit
+      the registers one wgmma may take (WGMMA_ACCUMULATORS), else ptxas serializes the
+      wgmmas (flex attention's 128 x 128 scores on 4 warps)."""
+    if not async_wgmma():
+        return None
+    dots = dots_of(loop)
+    if not dots or not all(warpgroup_dot(ctx, d) and _unstaged(ctx, loop, loads, d)
+                           for d in dots):
+        return None
+    block = loop.regions[0].blocks[0]
+    dot = dots[-1]
+    acc, uses = dot.operands[2], list(dot.results[0].uses)
+    if len(uses) != 1 or uses[0].owner != list(block.operations)[-1]:
+        return None
+    index = uses[0].operand_number
+    if len(dots) > 1:  # while it runs, the next dots' accumulators must fit beside its own
+        held = sum(ctx.num_registers(d.results[0].type) for d in dots)
+        carried = block.arguments[index + 1]
+        top_level = all(use.owner.operation.block == block for use in carried.uses)
+        return index if held <= WGMMA_ACCUMULATORS and top_level else None
+    single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
+    return index if single else None
+
+
+def _unstaged(ctx: LoweringContext, loop, loads: list, dot) -> bool:
+    """Whether `dot`'s wgmma reads operands no iteration stores again: tiles of the ring,
+    A in registers, or an A the loop does not compute (stored once before it). An operand
+    staged in the scratch area by every iteration would be overwritten while the dot
+    left in flight still reads it."""
+    block = loop.regions[0].blocks[0]
+    tiles = {load.results[0] for load in loads}
+    tiles |= {found[1].results[0] for found in map(dot_use, loads) if found[1] is not None}
+    a, b = dot.operands[0], dot.operands[1]
+    outside = defining_block(a) != block
+    return b in tiles and (a in tiles or isinstance(ctx.layout(a.type), DotOperandLayout)
+                           or outside and isinstance(ctx.layout(a.type), BlockedLayout))
+
+
+def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
+    limits = sm_limits(ctx.arch)
+    return min(limits.smem // (smem + RESERVED_SMEM_PER_BLOCK),
+               limits.threads // (32 * ctx.num_warps))
+
+
+def _spare_buffer(ctx: LoweringContext, stage_bytes: int, stages: int) -> bool:
+    """Whether the ring of a loop with its dot in flight takes an S+1-th buffer: when it
+    stays within `_RING_BUDGET` and as many blocks fit on an SM with it as without (a
+    128 x 128 x 64 fp16 tile in 3 stages is 96 KB, two blocks on an H100's 228 KB, and
+    128 KB with the spare, one)."""
+    more, fewer = stage_bytes * (stages + 1), stage_bytes * stages
+    return more <= _RING_BUDGET and _blocks_per_sm(ctx, more) >= _blocks_per_sm(ctx, fewer)
+
+
+def _prefetch_loads(ctx: LoweringContext, loop) -> list:
+    """The tile loads of `loop` whose only users are `tt.dot` operands, if they and their
+    dots' accumulators fit `REGISTER_BUDGET` and their operands can be evaluated early."""
+    block = loop.regions[0].blocks[0]
+    loads = []
+    for op in block.operations:
+        op = op.operation
+        if op.name != "tt.load" or not ctx.is_tensor(op.results[0].type):
+            continue
+        uses = list(op.results[0].uses)
+        if uses and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses):
+            loads.append(op)
+    if not loads or _registers(ctx, loads) > REGISTER_BUDGET:
+        return []
+    roots = [v for load in loads for v in load.operands]
+    return loads if loop_slice(loop, roots, False) is not None else []
+
+
+def _registers(ctx: LoweringContext, loads: list) -> int:
+    tiles = sum(-(-ctx.num_registers(op.results[0].type)
+                  * element_bytes(ctx.scalar_type(op.results[0].type)) // 4) for op in loads)
+    dots = {u.owner for op in loads for u in op.results[0].uses}
+    return tiles + max(ctx.num_registers(d.results[0].type) for d in dots)
