@@ -108,3 +108,22 @@ def matmul_descriptor(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride
         b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
     _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def matmul_host_descriptor(a_desc, b_desc, c_ptr, M, N, K, stride_cm, stride_cn,
+                           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                           GROUP_M: tl.constexpr, B_TRANS: tl.constexpr,
+                           PRECISION: tl.constexpr):
+    """Tensor descriptors made on the host (`TensorDescriptor`): A in M x K blocks, B in
+    K x N blocks, or with B_TRANS in N x K blocks of a column-major B, taken `.T`."""
+    pid_m, pid_n = _tile_ids(M, N, BLOCK_M, BLOCK_N, GROUP_M)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        if B_TRANS:
+            b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+        else:
+            b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+    _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)

@@ -5,8 +5,9 @@ in the same run, with torch.matmul (cuBLAS) for scale.
                                      [--out results.json]
 
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
-{pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors (row-major
-only)} x two tile configurations (128 x 128 x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x
+{pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors made in the
+kernel (row-major only) or on the host (row-major A; a column-major B read as N x K
+with `.T`)} x two tile configurations (128 x 128 x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x
 sizes 4096^3, 8192^3 and 4000^3 (kernels of benchmarks/matmul_kernels.py); tf32 tiles
 take half the BLOCK_K. Every dtype accumulates in fp32; each result is checked against
 the product of the same operands in float64 before it is timed; a case a compiler cannot
@@ -20,6 +21,7 @@ geometric mean of tritonc / Triton.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import sys
@@ -40,7 +42,7 @@ DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8": torch.float8_e4m
 TILES = [(128, 128, 64, 4), (128, 256, 64, 8)]  # and warps; BLOCK_K halved for tf32
 SIZES = [4096, 8192, 4000]
 ORDERS = [(False, False), (False, True), (True, False), (True, True)]  # A col, B col
-SOURCES = ["pointers", "pointers .T", "block pointers", "descriptors"]
+SOURCES = ["pointers", "pointers .T", "block pointers", "descriptors", "host descriptors"]
 
 
 def tflops(ms: float, m: int, n: int, k: int) -> float:
@@ -100,9 +102,16 @@ def _launcher(module, source: str, a, b, c, size: int, tile, dtype: str):
         meta["A_ORDER"] = (1, 0) if a.stride(1) == 1 else (0, 1)
         meta["B_ORDER"] = (1, 0) if b.stride(1) == 1 else (0, 1)
         args = (a, b, c, m, n, k, *strides)
-    else:
+    elif source == "descriptors":
         kernel = module.matmul_descriptor
         args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), c.stride(1))
+    else:
+        tools = importlib.import_module(f"{module.triton.__name__}.tools.tensor_descriptor")
+        make = tools.TensorDescriptor.from_tensor
+        kernel = module.matmul_host_descriptor
+        meta["B_TRANS"] = int(b.stride(0) == 1)
+        b_desc = make(b.t(), [bn, bk]) if meta["B_TRANS"] else make(b, [bk, bn])
+        args = (make(a, [bm, bk]), b_desc, c, m, n, k, c.stride(0), c.stride(1))
     return lambda: kernel[grid](*args, **meta)
 
 
@@ -162,6 +171,8 @@ def main() -> None:
                     if source == "pointers .T" and not b_col:
                         continue
                     if source == "descriptors" and (a_col or b_col):
+                        continue
+                    if source == "host descriptors" and a_col:
                         continue
                     for tile in tiles:
                         row = {"dtype": dtype, "size": size, "a": "col" if a_col else "row",

@@ -1,6 +1,7 @@
 """tl.dot on the GPU for every operand order and source, against torch in float64: A and
 B row- or column-major through their strides, B loaded N x K and transposed (`.T`,
-`tl.trans`), block pointers of either order, tensor descriptors; fp16 and bf16, and tf32
+`tl.trans`), block pointers of either order, tensor descriptors made in the kernel and
+on the host (TMA copies on sm_90, see tests/backend/test_tma_lowering.py); fp16 and bf16, and tf32
 and fp8 e4m3 (on wgmma where both tiles run along K, else on mma.sync); tiles on wgmma
 (sm_90) and on mma.sync; sizes that are not multiples of the tiles."""
 
@@ -105,6 +106,64 @@ def test_tensor_descriptors(dtype):
         a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), c.stride(1), BLOCK_M=128,
         BLOCK_N=128, BLOCK_K=64, GROUP_M=8, PRECISION="ieee", num_warps=8, num_stages=3)
     _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype, precision, k_div", DTYPES)
+@pytest.mark.parametrize("b_trans", [0, 1])
+@pytest.mark.parametrize("bm, bn, bk, warps", TILES[:3])
+@pytest.mark.parametrize("size, stages", [((304, 272, 336), 3), ((300, 257, 144), 2),
+                                          ((129, 48, 528), 4), ((64, 64, 0), 3)])
+def test_host_tensor_descriptors(dtype, precision, k_div, b_trans, bm, bn, bk, warps, size,
+                                 stages):
+    """Row-major A; B row-major in K x N blocks or column-major in N x K blocks taken
+    `.T`; with a ragged M, N and K (rows a multiple of 16 elements apart, so aligned
+    descriptors and TMA on sm_90, except B's 257-element rows), and no K at all."""
+    import torch
+
+    from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+    torch.manual_seed(7)
+    m, n, k = size
+    bk //= k_div
+    a, b = _operands(m, n, k, dtype, False, bool(b_trans))
+    if k == 0:  # empty, with aligned rows
+        a = torch.empty(m, 64, device="cuda", dtype=a.dtype)[:, :0]
+    c = torch.full((m, n), float("nan"), device="cuda")
+    a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
+    b_desc = TensorDescriptor.from_tensor(b.t(), [bn, bk]) if b_trans else \
+        TensorDescriptor.from_tensor(b, [bk, bn])
+    mk.matmul_host_descriptor[_grid(m, n, bm, bn)](
+        a_desc, b_desc, c, m, n, k, c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn,
+        BLOCK_K=bk, GROUP_M=8, B_TRANS=b_trans, PRECISION=precision, num_warps=warps,
+        num_stages=stages)
+    if k == 0:
+        assert (c == 0).all()
+    else:
+        _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
+def test_host_descriptors_of_unaligned_rows():
+    """Rows 300 elements apart: the descriptors are not aligned, no CUtensorMap is made
+    and the tiles are loaded without TMA."""
+    import torch
+
+    from tritonc.runtime import descriptors
+    from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+    torch.manual_seed(8)
+    m, n, k = 200, 136, 300
+    a = torch.randn(m, k, device="cuda").half()
+    b = torch.randn(k, n + 4, device="cuda").half()[:, :n]
+    c = torch.full((m, n), float("nan"), device="cuda")
+    a_desc, b_desc = TensorDescriptor.from_tensor(a, [128, 64]), TensorDescriptor(
+        b, list(b.shape), list(b.stride()), [64, 128])
+    assert not descriptors.is_aligned(a_desc) and not descriptors.is_aligned(b_desc)
+    mk.matmul_host_descriptor[_grid(m, n, 128, 128)](
+        a_desc, b_desc, c, m, n, k, c.stride(0), c.stride(1), BLOCK_M=128, BLOCK_N=128,
+        BLOCK_K=64, GROUP_M=8, B_TRANS=0, PRECISION="ieee", num_warps=8, num_stages=3)
+    _check(c, a, b, "float16")
 
 
 @pytest.mark.gpu

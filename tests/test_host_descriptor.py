@@ -24,7 +24,8 @@ def test_signature_text_round_trips():
     text = descriptors.signature_text("fp16", [64, 128], "nan")
     assert text == "tensordesc<fp16[64, 128],nan>"
     assert descriptors.parse(text) == ("fp16", [64, 128], "nan")
-    assert descriptors.flat_types(SIG["in_desc"]) == ["*fp32", "i32", "i32", "i64", "i64"]
+    assert descriptors.flat_types(SIG["in_desc"]) == ["*fp32", "i32", "i32", "i64", "i64", "*i8"]
+    assert descriptors.aligned_arguments(SIG["in_desc"]) == {0, 3}
     assert descriptors.parse("*fp32") is None
 
 
@@ -34,9 +35,12 @@ def test_descriptor_arguments_compile_through_ptxas(arch):
                        target=f"cuda:{arch}", divisible_by_16=set(SIG))
     ttir = k.asm["ttir"]
     assert ttir.count('"tt.make_tensor_descriptor"') == 2
-    # five arguments per descriptor; only each base pointer claims 16-byte alignment
+    # six arguments per descriptor; each aligned one's base pointer and row stride claim
+    # divisibility by 16, and its make_tensor_descriptor names its CUtensorMap argument
     header = next(line for line in ttir.splitlines() if "func.func" in line)
-    assert header.count("tt.divisibility") == 2 and header.count("i64") == 4
+    assert header.count("tt.divisibility") == 4 and header.count("i64") == 4
+    assert header.count("!tt.ptr<i8") == 2
+    assert "tt.tensormap = 5 : i32" in ttir and "tt.tensormap = 11 : i32" in ttir
     assert k.asm["cubin"][:4] == b"\x7fELF"
 
 
@@ -44,12 +48,25 @@ def test_specialization_of_a_host_descriptor():
     torch = pytest.importorskip("torch")
     from tritonc.runtime.gpu_launch import specialize
 
-    x = torch.empty(40, 70, device="meta")
-    desc = TensorDescriptor.from_tensor(x, [16, 32])
-    bound = add_one_blocks.bind((desc, desc), {"BLOCK_M": 16, "BLOCK_N": 32})
+    aligned = TensorDescriptor.from_tensor(torch.empty(40, 64, device="meta"), [16, 32])
+    rows_apart_70 = TensorDescriptor.from_tensor(torch.empty(40, 70, device="meta"), [16, 32])
+    bound = add_one_blocks.bind((aligned, rows_apart_70), {"BLOCK_M": 16, "BLOCK_N": 32})
     signature, constexprs, divisible = specialize(add_one_blocks, bound)
-    assert signature == SIG and divisible == {"in_desc", "out_desc"}
+    assert signature == SIG and divisible == {"in_desc"}
     assert constexprs == {"BLOCK_M": 16, "BLOCK_N": 32}
+    assert descriptors.is_aligned(aligned) and not descriptors.is_aligned(rows_apart_70)
+
+
+def test_tma_boxes_of_blocks():
+    """Rows of 32, 64 or 128 bytes are one box each; wider rows are cut into 128-byte
+    column blocks; blocks of other rows, over 256 rows or not 2-D take no box."""
+    assert descriptors.tma_box(2, [128, 64]) == ([64, 128], 128)
+    assert descriptors.tma_box(2, [64, 256]) == ([64, 64], 128)
+    assert descriptors.tma_box(1, [128, 64]) == ([64, 128], 64)
+    assert descriptors.tma_box(4, [64, 8]) == ([8, 64], 32)
+    assert descriptors.tma_box(2, [64, 8]) is None  # 16-byte rows
+    assert descriptors.tma_box(2, [512, 64]) is None
+    assert descriptors.tma_box(2, [8, 64, 64]) is None
 
 
 @pytest.mark.gpu

@@ -62,7 +62,8 @@ def flatten_signature(entry: Any) -> list[str]:
 def flatten_names(entry: Any, name: str) -> list[str]:
     """The names of the function arguments `flatten_signature(entry)` types, for the
     parameter `name`: the name itself, `t.0`, `t.1` for a tuple's items (`t.x` for a
-    NamedTuple's), `d`, `d.shape0`, `d.stride0` for a descriptor's parts."""
+    NamedTuple's), `d`, `d.shape0`, `d.stride0`, `d.tensormap` for a descriptor's
+    parts."""
     if isinstance(entry, (tuple, list)):
         keys = getattr(entry, "_fields", None) or range(len(entry))
         return [n for key, item in zip(keys, entry, strict=True)
@@ -72,14 +73,17 @@ def flatten_names(entry: Any, name: str) -> list[str]:
     parts = descriptors.parse(entry)
     if parts is not None:
         dims = range(len(parts[1]))
-        return [name, *(f"{name}.shape{i}" for i in dims), *(f"{name}.stride{i}" for i in dims)]
+        return [name, *(f"{name}.shape{i}" for i in dims), *(f"{name}.stride{i}" for i in dims),
+                f"{name}.tensormap"]
     return [name]
 
 
-def rebuild_value(entry: Any, values: Any, semantic: Semantic) -> Any:
+def rebuild_value(entry: Any, values: Any, semantic: Semantic, aligned: bool = False) -> Any:
     """The kernel-side value of one signature entry from its flattened `values` iterator:
     a tensor, a tensor descriptor made from its base, shape and strides, a constexpr for
-    a constant item, or a tuple / NamedTuple of the same structure as `entry`."""
+    a constant item, or a tuple / NamedTuple of the same structure as `entry`. The
+    descriptor of an `aligned` entry names the kernel argument of its CUtensorMap
+    (`descriptors.TENSORMAP_ATTR`, an argument number) for TMA copies."""
     if isinstance(entry, (tuple, list)):
         items = [rebuild_value(item, values, semantic) for item in entry]
         if hasattr(entry, "_fields"):
@@ -93,7 +97,14 @@ def rebuild_value(entry: Any, values: Any, semantic: Semantic) -> Any:
         base = next(values)
         shape = [next(values) for _ in block]
         strides = [next(values) for _ in block]
+        tensormap = next(values)
         desc = semantic.make_tensor_descriptor(base, shape, strides, block, padding)
+        if aligned:
+            from tritonc.compiler.mlir_builder import ir
+
+            with desc.handle.context:
+                desc.handle.owner.attributes[descriptors.TENSORMAP_ATTR] = ir.IntegerAttr.get(
+                    ir.IntegerType.get_signless(32), tensormap.handle.arg_number)
         return tensor_descriptor(desc, shape, strides)
     return next(values)
 
@@ -150,9 +161,9 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
                     arg_types.append(parse_type(text))
                 except ValueError as e:
                     raise _signature_error(fn, f"signature of {p.name!r}: {e}") from None
-                # a descriptor's alignment is its base pointer's (its first argument)
+                # an aligned descriptor: its base and outer strides (descriptors.py)
                 divisible = p.name in spec.divisible_by_16 and (
-                    i == 0 or descriptors.parse(entry) is None)
+                    descriptors.parse(entry) is None or i in descriptors.aligned_arguments(entry))
                 arg_attrs.append(specialization.divisibility_attrs(divisible))
         elif p.is_constexpr and p.has_default:
             scope[p.name] = constexpr(p.default)
@@ -171,7 +182,8 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
     values = iter(tensor(arg, ty) for ty, arg in zip(arg_types, args, strict=False))
     const_names = {p.name for p in fn.params if p.is_const}
     for name in runtime_params:
-        value = rebuild_value(spec.signature[name], values, semantic)
+        value = rebuild_value(spec.signature[name], values, semantic,
+                              name in spec.divisible_by_16)
         scope[name] = const_argument(value) if name in const_names else value
     generator = CodeGenerator(fn, semantic, scope)
     try:

@@ -55,6 +55,9 @@ _PROTOTYPES: dict[str, tuple] = {
                        c_void_p, c_void_p, c_void_p),
     "cuLaunchCooperativeKernel": (c_void_p, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint,
                                   c_uint, c_void_p, c_void_p),
+    "cuTensorMapEncodeTiled": (c_void_p, c_int, c_uint, c_void_p, _P(ctypes.c_uint64),
+                               _P(ctypes.c_uint64), _P(c_uint), _P(c_uint), c_int, c_int,
+                               c_int, c_int),
 }
 
 # CUjit_option values for cuModuleLoadDataEx.
@@ -335,6 +338,23 @@ class Driver:
                 max_shared_per_block_optin=get(_DEV_MAX_SHARED_PER_BLOCK_OPTIN),
             )
         return self._device_attributes[device]
+
+    def encode_tiled(self, data_type: int, address: int, dims: Sequence[int],
+                     strides: Sequence[int], box: Sequence[int], swizzle: int) -> bytes:
+        """The 128-byte CUtensorMap of a tensor at `address` with `dims` (innermost first)
+        and the byte `strides` of the outer dimensions, copied in `box` tiles
+        (cuTensorMapEncodeTiled; CUtensorMapDataType `data_type`, CUtensorMapSwizzle
+        `swizzle`, zeros outside the tensor, L2 promotion of 128 bytes)."""
+        self.init()
+        rank = len(dims)
+        raw = (ctypes.c_uint8 * 192)()  # the driver writes a 64-byte aligned object
+        at = -ctypes.addressof(raw) % 64
+        u64, u32 = ctypes.c_uint64, c_uint
+        self._check(self.lib.cuTensorMapEncodeTiled(
+            ctypes.addressof(raw) + at, data_type, rank, address, (u64 * rank)(*dims),
+            (u64 * max(1, rank - 1))(*strides), (u32 * rank)(*box), (u32 * rank)(*[1] * rank),
+            0, swizzle, 2, 0), "cuTensorMapEncodeTiled")
+        return bytes(raw[at:at + 128])
 
     def launch(self, function: int, grid: tuple[int, int, int], block: tuple[int, int, int],
                shared: int, stream: int, params: ArgPacker) -> None:

@@ -146,8 +146,8 @@ def specialize(fn, bound: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         if descriptors.is_descriptor(value):
             signature[p.name] = descriptors.signature_text(
                 tensor_type_name(value.base), value.block_shape, value.padding)
-            if not p.do_not_specialize and specialization.is_divisible(value.base.data_ptr()):
-                divisible.add(p.name)  # the base pointer alone (see descriptors.py)
+            if not p.do_not_specialize and descriptors.is_aligned(value):
+                divisible.add(p.name)
             continue
         try:
             signature[p.name] = _scalar_type(value)
@@ -200,7 +200,7 @@ def _arg_key(value: Any) -> Any:
         return tuple(_arg_key(v) for v in value)
     if descriptors.is_descriptor(value):
         return ("d", value.base.dtype, tuple(value.block_shape), value.padding,
-                specialization.is_divisible(value.base.data_ptr()))
+                descriptors.is_aligned(value))
     return constant_key(value)
 
 

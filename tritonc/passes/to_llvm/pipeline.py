@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tritonc.passes.to_llvm import tma
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.blocks import block_addresses, descriptor_addresses, is_block_pointer
 from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir
@@ -60,6 +61,7 @@ from tritonc.passes.ttgir.software_pipeline import (
     BUFFERS,
     PIPELINED,
     STAGES,
+    TMA,
     copy_width,
     dot_use,
     dots_of,
@@ -78,8 +80,9 @@ class Plan:
     first (the layout's order is (0, 1)), stored one column per row: a K-major B or an
     M-major A operand (wgmma reads them through its transpose immediates, mma.sync with
     ldmatrix); `trans`: the `tt.trans` between a load and its dot, whose operand is then
-    the stored tile read transposed; `ops` / `args`: what the loads' addresses need again
-    for a later iteration (`software_pipeline.loop_slice`)."""
+    the stored tile read transposed; `tma`: the loads TMA copies (tma.py), whose bytes in
+    one stage are `tma_bytes`; `ops` / `args`: what the loads' addresses need again for a
+    later iteration (`software_pipeline.loop_slice`)."""
 
     def __init__(self, ctx: LoweringContext, loop) -> None:
         block = loop.regions[0].blocks[0]
@@ -98,11 +101,20 @@ class Plan:
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
         self.trans = {load: dot_use(load)[1] for load in self.loads
                       if dot_use(load)[1] is not None}
+        self.tma = [load for load in self.loads if TMA in load.attributes]
+        self.tma_bytes = sum(tma.tile_bytes(ctx, load) for load in self.tma)
+        self.cp_async = len(self.tma) < len(self.loads)  # loads copied by cp.async
         self.offsets, total = [], 0
         for load in self.loads:
             self.offsets.append(total)
             total += tile_bytes(ctx, load)
         self.stage_bytes = total
+        self.barriers = None  # the shared address of the first buffer's mbarrier (TMA)
+
+    def barrier(self, ctx: LoweringContext, buffer) -> ir.Value:
+        """The mbarrier of ring buffer `buffer` (an i32)."""
+        return ctx.binop("arith.addi", self.barriers, ctx.binop("arith.muli", buffer,
+                                                                ctx.i32(8)))
 
 
 def planned(ctx: LoweringContext, loop) -> Plan | None:
@@ -132,10 +144,20 @@ def _asm(ctx: LoweringContext, text: str, operands=(), constraints: str = "") ->
 
 
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
-    """cp.async every pipelined tile of one iteration into buffer `stage` (an i32)."""
+    """Copy every pipelined tile of one iteration into buffer `stage` (an i32): TMA
+    tiles (their `ptrs` are their coordinates) by thread 0, the others by cp.async."""
     stage_base = ctx.binop("arith.addi", ctx.pipeline_base,
                            ctx.binop("arith.muli", stage, ctx.i32(p.stage_bytes)))
+    if p.tma:
+        issuer = ctx.binop("arith.andi", valid, tma.leader(ctx))
+        barrier = p.barrier(ctx, stage)
+        tma.expect_bytes(ctx, barrier, p.tma_bytes, issuer)
     for load, ptr_regs, mask_regs, offset in zip(p.loads, ptrs, masks, p.offsets):
+        if load in p.tma:
+            dst = ctx.smem_address(ctx.i32(0), 1, ctx.binop("arith.addi", stage_base,
+                                                            ctx.i32(offset)))
+            tma.copy_tile(ctx, load, ptr_regs, dst, barrier, issuer)
+            continue
         ty = load.results[0].type
         rows, row_len = ctx.shape(ty)
         vec, elem = copy_width(ctx, load), element_bytes(ctx.scalar_type(ty))
@@ -166,7 +188,8 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
             ignore = ctx.binop("arith.xori", pred, ctx.const(True, pred.type))  # zero-fill
             _asm(ctx, f"cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
                  [dst, ptr_regs[start], ignore], "r,l,b")
-    _asm(ctx, "cp.async.commit_group;")
+    if p.cp_async:
+        _asm(ctx, "cp.async.commit_group;")
 
 
 def _opaque(ctx: LoweringContext, value) -> ir.Value:
@@ -227,7 +250,11 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
     issuer = None if in_flight is None else in_flight.issuer
     if in_flight is not None:
         (ctx.carried_dots if carried else ctx.async_dots).add(in_flight.dot.results[0])
-    ctx.pipeline_bytes = max(ctx.pipeline_bytes, p.stage_bytes * ring)
+    ring_bytes = p.stage_bytes * ring
+    ctx.pipeline_bytes = max(ctx.pipeline_bytes, ring_bytes + (8 * ring if p.tma else 0))
+    if p.tma:
+        p.barriers = ctx.smem_address(ctx.i32(0), 1, ctx.binop(
+            "arith.addi", ctx.pipeline_base, ctx.i32(ring_bytes)))
     arg_values = [block.arguments[i] for i in p.args]
     # an ahead pointer tensor that a pipelined load reads directly only needs the first
     # register of each vector the copy moves: carry those alone
@@ -255,6 +282,10 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
             if load.name == "tt.descriptor_load":
                 parts = next(got)
                 coords = [next(got)[0] for _ in range(len(list(load.operands)) - 1)]
+                if load in p.tma:
+                    ptrs.append(coords)
+                    masks.append(None)
+                    continue
                 addresses, preds = descriptor_addresses(ctx, parts, coords,
                                                         load.results[0].type)
                 ptrs.append(addresses)
@@ -277,8 +308,14 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
 
     def lower() -> list:
         # prologue: iterations 0 .. S-2, once every thread is done with what the ring
-        # overlaps (the scratch area, the ring of an earlier loop)
+        # overlaps (the scratch area, the ring of an earlier loop), whose writes TMA's
+        # (the async proxy's) then follow
+        if p.tma:
+            _asm(ctx, "fence.proxy.async.shared::cta;")
         ctx.barrier()
+        if p.tma:
+            tma.init_barriers(ctx, p.barriers, ring)
+            ctx.barrier()
         ahead = [ctx.get(inits[i - 1]) for i in p.args]
         iv = lb
         for s in range(stages - 1):
@@ -302,8 +339,12 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
         if in_flight is not None:
             index = in_flight.index
             results[index] = wait_accumulators(ctx, list(results[index]), 0)
-        _asm(ctx, "cp.async.wait_group 0;")
+        if p.cp_async:
+            _asm(ctx, "cp.async.wait_group 0;")
         ctx.barrier()  # the ring is free for whatever uses the memory next
+        if p.tma:
+            tma.invalidate_barriers(ctx, p.barriers, ring)
+            ctx.barrier()
         return results
 
     if in_flight is None:
@@ -343,12 +384,23 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     `depth`: (S, buffers in the ring, issuer or None). Returns the next ahead values
     (filled in once issued)."""
     stages, ring, issuer = depth
-    _asm(ctx, f"cp.async.wait_group {stages - 2};")
+
+    def position() -> tuple:  # (the iteration's number k, the buffer it reads)
+        k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
+        return k, ctx.binop("arith.remsi", k, ctx.i32(ring))
+
+    if p.cp_async:
+        _asm(ctx, f"cp.async.wait_group {stages - 2};")
+    if p.tma:  # use k // ring of buffer `read`: that phase of its mbarrier
+        k, read = position()
+        parity = ctx.binop("arith.andi", ctx.binop("arith.divsi", k, ctx.i32(ring)),
+                           ctx.i32(1))
+        tma.wait_phase(ctx, p.barrier(ctx, read), parity)
     if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
         _asm(ctx, "fence.proxy.async.shared::cta;")
     ctx.barrier()
-    k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
-    read = ctx.binop("arith.remsi", k, ctx.i32(ring))
+    if not p.tma:
+        k, read = position()
     read_base = ctx.binop("arith.addi", ctx.pipeline_base,
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
     for load, offset in zip(p.loads, p.offsets):

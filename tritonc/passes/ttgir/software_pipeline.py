@@ -9,7 +9,11 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
   tensor-core dots: `ttg.pipeline_stages = S` and `ttg.ring_buffers` (S, or S + 1 when the
   loop's dot stays in flight and one more buffer costs no block per SM); with a wgmma dot
   left in flight, `ttg.async_dot` = the index of the loop result it yields;
-- on each load whose tile is copied into that ring by cp.async: `ttg.pipelined`;
+- on each load whose tile is copied into that ring: `ttg.pipelined`; on sm_90 a load
+  of a host descriptor's CUtensorMap (`tt.tensormap` on its `tt.make_tensor_descriptor`)
+  for a wgmma dot, whose block TMA copies as the ring stores it (`descriptors.tma_box`),
+  also `ttg.tma`: one thread copies it with `cp.async.bulk.tensor`, completing an
+  mbarrier per buffer; every other ring load is copied by cp.async;
 - in a loop with S > 1 that takes no ring: on each tile load only dots read,
   `ttg.prefetch` (issued one iteration early into registers the loop carries).
 
@@ -60,9 +64,10 @@ from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir import defining_block, ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
+from tritonc.runtime import descriptors
 
 STAGES, BUFFERS, ASYNC_DOT = "ttg.pipeline_stages", "ttg.ring_buffers", "ttg.async_dot"
-PIPELINED, PREFETCH = "ttg.pipelined", "ttg.prefetch"
+PIPELINED, TMA, PREFETCH = "ttg.pipelined", "ttg.tma", "ttg.prefetch"
 
 _RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
 # 32-bit registers per thread the prefetched tiles and their dots' accumulators may hold
@@ -110,6 +115,8 @@ def _annotate(ctx: LoweringContext, loop) -> None:
             loop.attributes[ASYNC_DOT] = ir.IntegerAttr.get(i32, index)
         for load in loads:
             load.attributes[PIPELINED] = ir.UnitAttr.get()
+            if _by_tma(ctx, load):
+                load.attributes[TMA] = ir.UnitAttr.get()
         return
     for load in _prefetch_loads(ctx, loop):
         load.attributes[PREFETCH] = ir.UnitAttr.get()
@@ -288,7 +295,8 @@ def _ring_candidate(ctx: LoweringContext, op) -> bool:
         segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
         if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
             return False
-    return copy_width(ctx, op) * _elem_bytes(ctx, op) >= 4  # cp.async moves 4 bytes or more
+    # cp.async moves 4 bytes or more; TMA copies whole boxes, bounds checked
+    return _by_tma(ctx, op) or copy_width(ctx, op) * _elem_bytes(ctx, op) >= 4
 
 
 def _ring_loads(ctx: LoweringContext, loop) -> list:
@@ -303,6 +311,19 @@ def _ring_loads(ctx: LoweringContext, loop) -> list:
     if found is None or any(op in loads for op in found.ops):
         return []  # a pipelined tile would feed its own address
     return loads
+
+
+def _by_tma(ctx: LoweringContext, load) -> bool:
+    """Whether the ring load `load` is copied by TMA (see above)."""
+    if ctx.arch != 90 or load.name != "tt.descriptor_load" or \
+            not warpgroup_dot(ctx, dot_use(load)[0]):
+        return False
+    owner = load.operands[0].owner
+    if isinstance(owner, ir.Block) or owner.name != "tt.make_tensor_descriptor" or \
+            descriptors.TENSORMAP_ATTR not in owner.attributes:
+        return False
+    shape = list(ctx.shape(load.results[0].type))
+    return shape[0] % 8 == 0 and descriptors.tma_box(_elem_bytes(ctx, load), shape) is not None
 
 
 def dots_of(loop) -> list:

@@ -1,0 +1,69 @@
+"""The CUtensorMap of a host `TensorDescriptor`, in device memory, for TMA copies.
+
+A kernel compiled for sm_90 copies the tiles of an aligned, zero-padded host descriptor
+(`descriptors.is_aligned`) whose block TMA can copy (`descriptors.tma_box`) with
+`cp.async.bulk.tensor` through this tensor map: encoded by the driver on the host
+(cuTensorMapEncodeTiled) with the box and swizzle the kernel's shared-memory tiles have
+and zeros outside the tensor, copied to a 128-byte device buffer once, and passed by
+address. Every other descriptor passes 0, which no kernel reads. Maps are kept per
+(address, shape, strides, block, element size, device), the most recent `CAPACITY` of
+them: memory a freed tensor left and a new one took again with the same shape gets the
+same map.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from tritonc.runtime import descriptors
+
+CAPACITY = 1024
+_MAPS: OrderedDict = OrderedDict()
+_DATA_TYPES = {1: 0, 2: 1, 4: 2}  # CU_TENSOR_MAP_DATA_TYPE_UINT8 / UINT16 / UINT32
+_SWIZZLES = {32: 1, 64: 2, 128: 3}  # CU_TENSOR_MAP_SWIZZLE_32B / 64B / 128B
+_TMA_DEVICES: dict[int, bool] = {}
+
+
+def _has_tma(device: Any) -> bool:
+    import torch
+
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    if index not in _TMA_DEVICES:
+        _TMA_DEVICES[index] = torch.cuda.get_device_capability(index)[0] >= 9
+    return _TMA_DEVICES[index]
+
+
+def device_tensormap(desc: Any) -> Any:
+    """The device buffer holding `desc`'s CUtensorMap, or 0 when no kernel uses one."""
+    base = desc.base
+    elem = base.element_size()
+    found = descriptors.tma_box(elem, desc.block_shape)
+    if found is None or desc.padding != "zero" or not descriptors.is_aligned(desc) or \
+            not _has_tma(base.device):
+        return 0
+    key = (base.data_ptr(), tuple(desc.shape), tuple(desc.strides),
+           tuple(desc.block_shape), elem, base.device)
+    buffer = _MAPS.get(key)
+    if buffer is None:
+        buffer = _MAPS[key] = _encode(desc, elem, *found)
+        if len(_MAPS) > CAPACITY:
+            _MAPS.popitem(last=False)
+    else:
+        _MAPS.move_to_end(key)
+    return buffer
+
+
+def _encode(desc: Any, elem: int, box: list[int], span: int) -> Any:
+    import torch
+
+    from tritonc.runtime.driver import get_driver
+
+    base = desc.base
+    raw = get_driver().encode_tiled(
+        _DATA_TYPES[elem], base.data_ptr(), list(reversed(desc.shape)),
+        [s * elem for s in reversed(desc.strides[:-1])], box, _SWIZZLES[span])
+    buffer = torch.empty(128, dtype=torch.uint8, device=base.device)
+    buffer.copy_(torch.frombuffer(bytearray(raw), dtype=torch.uint8))
+    torch.cuda.current_stream(base.device).synchronize()  # in place before any launch
+    return buffer
