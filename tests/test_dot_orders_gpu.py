@@ -127,8 +127,10 @@ def test_host_tensor_descriptors(dtype, precision, k_div, b_trans, bm, bn, bk, w
     m, n, k = size
     bk //= k_div
     a, b = _operands(m, n, k, dtype, False, bool(b_trans))
-    if k == 0:  # empty, with aligned rows
+    if k == 0:  # empty operands whose rows are 64 elements apart
         a = torch.empty(m, 64, device="cuda", dtype=a.dtype)[:, :0]
+        b = torch.empty(n, 64, device="cuda", dtype=a.dtype)[:, :0].t() if b_trans else \
+            torch.empty(0, n, device="cuda", dtype=a.dtype)
     c = torch.full((m, n), float("nan"), device="cuda")
     a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
     b_desc = TensorDescriptor.from_tensor(b.t(), [bn, bk]) if b_trans else \
