@@ -192,6 +192,14 @@ def block_condition(x_ptr):
 
 
 @triton.jit
+def block_while_condition(x_ptr):
+    offs = tl.arange(0, 16)
+    while offs:  # <- error
+        offs = offs - 1
+    tl.store(x_ptr + offs, 1.0)
+
+
+@triton.jit
 def unknown_tensor_attribute(x_ptr):
     x = tl.load(x_ptr)
     tl.store(x_ptr, x.nonexistent)  # <- error
@@ -431,6 +439,8 @@ CASES = [
      "supported", UnsupportedLanguageConstruct),
     (block_condition, X, {}, "the condition of an `if` must be a scalar, got a tensor of shape "
      "[16]", CompilationError),
+    (block_while_condition, X, {}, "the condition of a `while` must be a scalar, got a tensor "
+     "of shape [16]", CompilationError),
     (unknown_tensor_attribute, X, {}, "tensor has no attribute 'nonexistent'", CompilationError),
     (bad_cache_modifier, X, {}, "unknown cache modifier '.zz'", CompilationError),
     (missing_constexpr, X, {}, "constexpr argument 'BLOCK' has no value", CompilationError),

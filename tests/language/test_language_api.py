@@ -35,6 +35,30 @@ def test_if_on_a_one_element_tensor(explicit):
     assert "scf.if" in ttir and "tt.reduce" in ttir
 
 
+@triton.jit
+def halve_while_above(x_ptr, out_ptr, LIMIT: tl.constexpr):
+    value = tl.load(x_ptr + tl.arange(0, 1))
+    steps = 0
+    while value > LIMIT:
+        value = value // 2
+        steps += 1
+    tl.store(out_ptr + tl.arange(0, 1), value * 100 + steps)
+
+
+def test_while_on_a_one_element_tensor():
+    kernel = triton.JITFunction(halve_while_above.fn, interpret=True)
+    for x in (5, 40, 129):
+        out = torch.full((1,), -1, dtype=torch.int32)
+        kernel[(1,)](torch.tensor([x], dtype=torch.int32), out, 7)
+        value, steps = x, 0
+        while value > 7:
+            value, steps = value // 2, steps + 1
+        assert out.item() == value * 100 + steps
+    k = triton.compile(halve_while_above, {"x_ptr": "*i32", "out_ptr": "*i32"}, {"LIMIT": 7},
+                       target="cuda:90")
+    assert "scf.while" in k.asm["ttir"] and k.asm["cubin"][:4] == b"\x7fELF"
+
+
 @triton.jit(interpret=True)
 def item_of_a_block(x_ptr, out_ptr):
     v = tl.load(x_ptr + tl.arange(0, 1)[:, None] + tl.arange(0, 1)[None, :])

@@ -423,7 +423,7 @@ class ControlFlowMixin:
         if not isinstance(cond, tensor):
             cond = self.semantic.to_tensor(bool(cond.value if isinstance(cond, constexpr)
                                                 else cond))
-        cond = self.semantic.cast(cond, T.int1)
+        cond = self.scalar_condition(cond, node.test, "a `while`")
         builder.condition(cond.handle, list(before_block.arguments))
         builder.ip = ir.InsertionPoint(after_block)
         self.lscope = dict(before)

@@ -21,9 +21,17 @@ def _word(elt_bytes: int, vec: int) -> tuple[int, int]:
 _CONSTRAINT = {8: "c", 16: "h", 32: "r", 64: "l"}
 
 
+def _is_pointer(ty) -> bool:
+    return str(ty).startswith("!llvm.ptr")
+
+
 def _pack(ctx: LoweringContext, values: list, elt_ty, bits: int, count: int) -> list:
-    """Scalar elements as `count` integers of `bits` bits (bit-exact)."""
+    """Scalar elements as `count` integers of `bits` bits (bit-exact; a pointer as its
+    64-bit address)."""
     word = ir.IntegerType.get_signless(bits)
+    if _is_pointer(elt_ty):
+        elt_ty = ir.IntegerType.get_signless(64)
+        values = [ctx.value("llvm.ptrtoint", [v], elt_ty) for v in values]
     if len(values) == count and isinstance(elt_ty, ir.IntegerType) and \
             ir.IntegerType(elt_ty).width == bits:
         return values
@@ -36,6 +44,9 @@ def _pack(ctx: LoweringContext, values: list, elt_ty, bits: int, count: int) -> 
 
 
 def _unpack(ctx: LoweringContext, words: list, elt_ty, vec: int) -> list:
+    if _is_pointer(elt_ty):
+        addresses = _unpack(ctx, words, ir.IntegerType.get_signless(64), vec)
+        return [ctx.value("llvm.inttoptr", [a], elt_ty) for a in addresses]
     bits = ir.IntegerType(words[0].type).width
     if len(words) == vec and str(elt_ty) == f"i{bits}":
         return words

@@ -60,14 +60,16 @@ def _pow2_factor(v: int) -> int:
 
 def element_bytes(ty) -> int:
     text = str(ty)
-    if pointee_text(ty) is not None:
+    if pointee_text(ty) is not None or text.startswith(("!llvm.ptr", "!tt.ptr")):
         return 8
     return _BYTES.get(text, 1 if text.startswith("f8") else 4)
 
 
 def pointee_bytes(ptr_type) -> int:
-    """The size of the element a pointer type points to (`!tt.ptr<f16>`: 2)."""
-    return _BYTES.get(pointee_text(ptr_type)[0], 4)
+    """The size of the element a pointer type points to (`!tt.ptr<f16>`: 2; a pointer:
+    8)."""
+    pointee = pointee_text(ptr_type)[0]
+    return 8 if pointee.startswith("!tt.ptr") else _BYTES.get(pointee, 4)
 
 
 def _last(ty) -> int:

@@ -184,6 +184,8 @@ _PTX_SCOPE = {"gpu": ".gpu", "cta": ".cta", "sys": ".sys"}
 def _bits(ctx: LoweringContext, value, bits: int):
     """`value` as an integer of `bits` bits (floats bitcast), the register PTX takes."""
     word = ir.IntegerType.get_signless(bits)
+    if str(value.type).startswith("!llvm.ptr"):
+        return ctx.value("llvm.ptrtoint", [value], word)
     return value if value.type == word else ctx.value("arith.bitcast", [value], word)
 
 
@@ -267,6 +269,8 @@ def _cas_loop(ctx: LoweringContext, kind: str, elt_ty, qual: str, pred, ptr, val
 
 
 def _from_bits(ctx: LoweringContext, value, elt_ty):
+    if str(elt_ty).startswith("!llvm.ptr"):
+        return ctx.value("llvm.inttoptr", [value], elt_ty)
     return value if value.type == elt_ty else ctx.value("arith.bitcast", [value], elt_ty)
 
 
