@@ -57,9 +57,9 @@ def expect_bytes(ctx: LoweringContext, barrier, nbytes: int, pred) -> None:
 
 def wait_phase(ctx: LoweringContext, barrier, parity) -> None:
     """Every thread waits until phase `parity` (an i32, 0 or 1) of `barrier` completes."""
-    _asm(ctx, "{\n.reg .pred done;\nwait_tma:\n"
+    _asm(ctx, "{\n.reg .pred done;\nwait_tma_${:uid}:\n"
          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
-         "@!done bra.uni wait_tma;\n}", [barrier, parity], "r,r")
+         "@!done bra.uni wait_tma_${:uid};\n}", [barrier, parity], "r,r")
 
 
 def tensormap(ctx: LoweringContext, load) -> ir.Value:
