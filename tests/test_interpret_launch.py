@@ -1,6 +1,7 @@
 """`kernel[grid](...)` in the interpreter: launches, grids, argument kinds, located faults."""
 
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -134,3 +135,11 @@ def test_warmup_in_the_interpreter_judges_the_kernel_and_runs_nothing():
         _stores_through_const.warmup(src, dst, BLOCK=64, grid=(1,))
     assert _copies.warmup(src, dst, BLOCK=64, grid=(1,)) is None
     assert torch.equal(dst, torch.full((64,), 7.0))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="code objects name themselves from 3.11")
+def test_a_bad_argument_list_names_the_kernel():
+    x = torch.zeros(64)
+    with pytest.raises(TypeError, match=r"^add_kernel\(\) got multiple values for argument "
+                                        r"'BLOCK'$"):
+        add_kernel[(1,)](x, x, x, 64, 64, BLOCK=64)

@@ -23,6 +23,8 @@ int grids and for closure-free grid functions (`JITFunction.__getitem__`).
 from __future__ import annotations
 
 import os
+import sys
+import types
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -329,4 +331,9 @@ def _build_factory(fn) -> tuple[Callable, tuple] | None:
     namespace: dict[str, Any] = {}
     exec(compile("\n".join(lines) + "\n", f"<launch of {fn.__name__}>", "exec"), _HOT,
          namespace)
-    return namespace["_tc_make"], defaults
+    make = namespace["_tc_make"]
+    if sys.version_info >= (3, 11):  # errors binding the arguments name the kernel alone
+        make.__code__ = make.__code__.replace(co_consts=tuple(
+            c.replace(co_qualname=c.co_name) if isinstance(c, types.CodeType) else c
+            for c in make.__code__.co_consts))
+    return make, defaults
