@@ -1,7 +1,8 @@
 """Flash-attention forward written the other ways (the block-pointer one is
 examples/fused_attention.py): with pointer arithmetic, and with tensor descriptors made
-in the kernel. Same algorithm as Triton's tutorial 06: one block of queries per program,
-online softmax over blocks of keys, causal (STAGE 3) or not (STAGE 1). Q, K, V and Out
+in the kernel or on the host. Same algorithm as Triton's tutorial 06: one block of
+queries per program, online softmax over blocks of keys, causal (STAGE 3) or not
+(STAGE 1). Q, K, V and Out
 are contiguous (Z, H, N_CTX, HEAD_DIM); fp16 or bf16. Imported twice by the benchmarks
 (tritonc, and Triton through the two import lines)."""
 
@@ -140,3 +141,29 @@ def attn_fwd_desc(Q, K, V, sm_scale, Out, H, N_CTX: tl.constexpr, HEAD_DIM: tl.c
                                     offs_m, offs_n, BLOCK_M, HEAD_DIM, BLOCK_N, 2, N_CTX)
     acc = acc / l_i[:, None]
     o_desc.store([row0 + start_m * BLOCK_M, 0], acc.to(Out.dtype.element_ty))
+
+
+@triton.jit
+def attn_fwd_host_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX: tl.constexpr,
+                       HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       STAGE: tl.constexpr):
+    """Descriptors made on the host (`TensorDescriptor` over the (Z * H * N_CTX, HEAD_DIM)
+    rows of Q, K, V and Out), as Triton's tutorial 06 passes them on Hopper."""
+    start_m = tl.program_id(0)
+    row0 = tl.program_id(1) * N_CTX
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = q_desc.load([row0 + start_m * BLOCK_M, 0])
+    if STAGE & 1:
+        acc, l_i, m_i = _inner_desc(acc, l_i, m_i, q, k_desc, v_desc, row0, start_m, qk_scale,
+                                    offs_m, offs_n, BLOCK_M, HEAD_DIM, BLOCK_N, 4 - STAGE,
+                                    N_CTX)
+    if STAGE & 2:
+        acc, l_i, m_i = _inner_desc(acc, l_i, m_i, q, k_desc, v_desc, row0, start_m, qk_scale,
+                                    offs_m, offs_n, BLOCK_M, HEAD_DIM, BLOCK_N, 2, N_CTX)
+    acc = acc / l_i[:, None]
+    o_desc.store([row0 + start_m * BLOCK_M, 0], acc.to(o_desc.dtype))

@@ -4,9 +4,9 @@ with torch's scaled_dot_product_attention for scale.
 
     python3 benchmarks/attention_zoo.py [--quick] [--out results.json]
 
-Rows: {pointers, block pointers, descriptors} x head_dim {64, 128} x {causal, not} x
-{fp16, bf16} x sequence {1024, 4096, 16384} (batch x heads = 64 x 16 / (seq / 1024), so
-every row moves the same number of tokens), 128 x 64 tiles, 8 warps, 3 stages (kernels:
+Rows: {pointers, block pointers, descriptors made in the kernel or on the host} x head_dim
+{64, 128} x {causal, not} x {fp16, bf16} x sequence {1024, 4096, 16384} (batch x heads =
+64 x 16 / (seq / 1024), so every row moves the same number of tokens), 128 x 64 tiles, 8 warps, 3 stages (kernels:
 benchmarks/attention_kernels.py and examples/fused_attention.py). TFLOP/s counts the two
 products (halved when causal). Each result is checked against torch first; a case a
 compiler cannot run is reported with its error. `--quick`: fp16, sequence 4096.
@@ -15,6 +15,7 @@ compiler cannot run is reported with its error. `--quick`: fp16, sequence 4096.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from run import finish_row, load_kernels, print_geomean  # noqa: E402
 
 from tritonc.testing import do_bench  # noqa: E402
 
-SOURCES = ["pointers", "block pointers", "descriptors"]
+SOURCES = ["pointers", "block pointers", "descriptors", "host descriptors"]
 
 
 def _launch(flavour, source, q, k, v, out, causal, head_dim):
@@ -42,6 +43,14 @@ def _launch(flavour, source, q, k, v, out, causal, head_dim):
         args = (q, k, v, 0.5, m, out, *q.stride(), *k.stride(), *v.stride(), *out.stride(),
                 z, h)
         kernel = flavour["block"]._attn_fwd
+    elif source == "host descriptors":
+        mod = flavour["zoo"]
+        make = importlib.import_module(
+            f"{mod.triton.__name__}.tools.tensor_descriptor").TensorDescriptor.from_tensor
+        rows = [t.reshape(-1, head_dim) for t in (q, k, v, out)]
+        blocks = ([128, head_dim], [64, head_dim], [64, head_dim], [128, head_dim])
+        args = (*(make(t, b) for t, b in zip(rows, blocks)), 0.5)
+        kernel = mod.attn_fwd_host_desc
     else:
         args = (q, k, v, 0.5, out, h)
         mod = flavour["zoo"]

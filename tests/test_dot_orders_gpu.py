@@ -192,3 +192,35 @@ def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal
     want = torch.softmax(scores, dim=-1) @ v.double()
     err = ((out.double() - want).norm() / want.norm()).item()
     assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_attention_with_host_descriptors(dtype, head_dim, causal):
+    """Triton's tutorial 06 on Hopper: Q, K, V and Out as host descriptors over their
+    rows (TMA copies of the keys and values on sm_90)."""
+    import attention_kernels as ak
+    import torch
+
+    from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+    torch.manual_seed(9)
+    z, h, n_ctx = 2, 3, 384
+    q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda").to(getattr(torch, dtype))
+               for _ in range(3))
+    out = torch.full_like(q, float("nan"))
+    blocks = ([128, head_dim], [64, head_dim], [64, head_dim], [128, head_dim])
+    descs = [TensorDescriptor.from_tensor(t.reshape(-1, head_dim), b)
+             for t, b in zip((q, k, v, out), blocks)]
+    ak.attn_fwd_host_desc[(n_ctx // 128, z * h)](
+        *descs, 0.5, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
+        STAGE=3 if causal else 1, num_warps=8, num_stages=3)
+    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
+    if causal:
+        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
+        scores = scores.masked_fill(~keep, float("-inf"))
+    want = torch.softmax(scores, dim=-1) @ v.double()
+    err = ((out.double() - want).norm() / want.norm()).item()
+    assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err
