@@ -8,8 +8,9 @@ Rows: {pointers, block pointers, descriptors made in the kernel or on the host} 
 {64, 128} x {causal, not} x {fp16, bf16} x sequence {1024, 4096, 16384} (batch x heads =
 64 x 16 / (seq / 1024), so every row moves the same number of tokens), 128 x 64 tiles,
 8 warps, 3 stages (kernels: benchmarks/attention_kernels.py and
-examples/fused_attention.py). TFLOP/s counts the two products (halved when causal). Each result is checked against torch first; a case a
-compiler cannot run is reported with its error. `--quick`: fp16, sequence 4096.
+examples/fused_attention.py). TFLOP/s counts the two products (halved when causal). Each
+result is checked against torch first; a case a compiler cannot run is reported with its
+error. `--quick`: fp16, sequence 4096.
 """
 
 from __future__ import annotations
