@@ -25,7 +25,7 @@ def test_signature_text_round_trips():
     assert text == "tensordesc<fp16[64, 128],nan>"
     assert descriptors.parse(text) == ("fp16", [64, 128], "nan")
     assert descriptors.flat_types(SIG["in_desc"]) == ["*fp32", "i32", "i32", "i64", "i64", "*i8"]
-    assert descriptors.aligned_arguments(SIG["in_desc"]) == {0, 3}
+    assert descriptors.aligned_arguments(SIG["in_desc"]) == {0, 2, 3}
     assert descriptors.parse("*fp32") is None
 
 
@@ -35,10 +35,11 @@ def test_descriptor_arguments_compile_through_ptxas(arch):
                        target=f"cuda:{arch}", divisible_by_16=set(SIG))
     ttir = k.asm["ttir"]
     assert ttir.count('"tt.make_tensor_descriptor"') == 2
-    # six arguments per descriptor; each aligned one's base pointer and row stride claim
-    # divisibility by 16, and its make_tensor_descriptor names its CUtensorMap argument
+    # six arguments per descriptor; each aligned one's base pointer, row length and row
+    # stride claim divisibility by 16, and its make_tensor_descriptor names its
+    # CUtensorMap argument
     header = next(line for line in ttir.splitlines() if "func.func" in line)
-    assert header.count("tt.divisibility") == 4 and header.count("i64") == 4
+    assert header.count("tt.divisibility") == 6 and header.count("i64") == 4
     assert header.count("!tt.ptr<i8") == 2
     assert "tt.tensormap = 5 : i32" in ttir and "tt.tensormap = 11 : i32" in ttir
     assert k.asm["cubin"][:4] == b"\x7fELF"

@@ -7,10 +7,10 @@ travels as 2 + 2 * rank kernel arguments, the base pointer, the shape (i32 each)
 strides (i64 each) and the device address of its CUtensorMap (`runtime/tensormap.py`;
 null where no kernel can use one), from which the kernel's entry makes the descriptor
 (`tt.make_tensor_descriptor`), as if the kernel had called `tl.make_tensor_descriptor`.
-A descriptor is specialized as aligned (`is_aligned`: its base 16-byte aligned, every
-stride but the last a multiple of 16, no dimension empty) or not; an aligned one's base
-and strides carry that divisibility into the kernel, and its TMA copies (`tma_box`) may
-read it through the CUtensorMap. Nothing here imports MLIR.
+A descriptor is specialized as aligned (`is_aligned`: its base 16-byte aligned, its last
+dimension and every stride but the last multiples of 16, no dimension empty) or not; an
+aligned one's base, last dimension and strides carry that divisibility into the kernel,
+and its TMA copies (`tma_box`) may read it through the CUtensorMap. Nothing here imports MLIR.
 """
 
 from __future__ import annotations
@@ -54,15 +54,15 @@ def flat_types(text: str) -> list[str]:
 
 def aligned_arguments(text: str) -> set[int]:
     """The positions among `flat_types(text)` of the arguments an aligned descriptor
-    makes divisible by 16: the base and the strides but the last."""
+    makes divisible by 16: the base, the last dimension and the strides but the last."""
     rank = len(parse(text)[1])
-    return {0, *range(1 + rank, 2 * rank)}
+    return {0, rank, *range(1 + rank, 2 * rank)}
 
 
 def is_aligned(desc: Any) -> bool:
     """Whether the host descriptor `desc` specializes as aligned (see above)."""
     return desc.base.data_ptr() % 16 == 0 and all(s % 16 == 0 for s in desc.strides[:-1]) \
-        and all(d > 0 for d in desc.shape)
+        and desc.shape[-1] % 16 == 0 and all(d > 0 for d in desc.shape)
 
 
 def tma_box(element_bytes: int, block_shape: list[int]) -> tuple[list[int], int] | None:

@@ -21,7 +21,9 @@ A load joins the ring when its only user is an mma dot (directly or through `tt.
 its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), filled with
 zeros where masked, and copied at least 4 bytes at a time; the ops computing its
 addresses (and what the loop yields for the arguments they read) must be evaluable for a
-later iteration: no nested region, no load unless the loop writes no memory.
+later iteration: no nested region, no load unless the loop writes no memory. A loop
+holding a loop with a ring takes none itself (both rings would use the same shared
+memory); its dot tiles may be prefetched.
 
 The dot left in flight (`wgmma.wait_group 1`): the loop's one wgmma dot accumulating into
 a loop-carried value nothing else reads, or the last of several wgmma dots that is only
@@ -88,8 +90,27 @@ def software_pipeline(module) -> None:
     ctx = LoweringContext(options.num_warps, None, None)
     ctx.arch, ctx.num_stages = options.arch, options.num_stages
     with module.context:
-        for loop in ops_named(module, "scf.for"):
+        for loop in sorted(ops_named(module, "scf.for"), key=_depth, reverse=True):
             _annotate(ctx, loop)
+
+
+def _depth(op) -> int:
+    depth = 0
+    while op.parent is not None and op.parent.name != "func.func":
+        op, depth = op.parent, depth + 1
+    return depth
+
+
+def _holds_ring(block) -> bool:
+    """Whether a loop nested in `block` has a ring (annotated first: deepest loops go
+    first); the rings of nested loops would share shared memory."""
+    for op in block.operations:
+        op = op.operation
+        if BUFFERS in op.attributes:
+            return True
+        if any(_holds_ring(b) for region in op.regions for b in region.blocks):
+            return True
+    return False
 
 
 def _loop_stages(loop, default: int) -> int:
@@ -104,7 +125,7 @@ def _annotate(ctx: LoweringContext, loop) -> None:
     if stages < 2:
         return
     i32 = ir.IntegerType.get_signless(32)
-    loads = _ring_loads(ctx, loop)
+    loads = [] if _holds_ring(loop.regions[0].blocks[0]) else _ring_loads(ctx, loop)
     if loads:
         index = _async_dot(ctx, loop, loads)
         stage_bytes = sum(tile_bytes(ctx, load) for load in loads)
