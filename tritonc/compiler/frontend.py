@@ -97,6 +97,7 @@ def rebuild_value(entry: Any, values: Any, semantic: Semantic, aligned: bool = F
         base = next(values)
         shape = [next(values) for _ in block]
         strides = [next(values) for _ in block]
+        strides[-1] = 1  # a TensorDescriptor's last dimension is contiguous (checked there)
         tensormap = next(values)
         desc = semantic.make_tensor_descriptor(base, shape, strides, block, padding)
         if aligned:

@@ -12,7 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tritonc.backends.base import Backend, Stage
-from tritonc.backends.cuda.options import CUDAOptions, async_wgmma, planned_conversions
+from tritonc.backends.cuda.options import (
+    CUDAOptions,
+    async_wgmma,
+    planned_conversions,
+    tma_copies,
+)
 
 
 class CUDABackend(Backend):
@@ -46,5 +51,6 @@ class CUDABackend(Backend):
         tools = "".join(f":{name}={path}"
                         for name, path in sorted(knobs.nvidia.overrides().items()))
         return (f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
-                + ("" if async_wgmma() else ":wgmma-wait-all") + tools)
+                + ("" if async_wgmma() else ":wgmma-wait-all")
+                + ("" if tma_copies() else ":no-tma") + tools)
 

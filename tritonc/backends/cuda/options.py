@@ -46,6 +46,13 @@ def async_wgmma() -> bool:
         "0", "false", "no", "off")
 
 
+def tma_copies() -> bool:
+    """Whether the ring loads of aligned host descriptors copy by TMA on sm_90
+    (`passes/ttgir/software_pipeline.py`); `TRITONC_TMA=0` copies them by cp.async, to
+    compare the two or isolate a fault. It joins the backend's hash as `async_wgmma`."""
+    return os.environ.get("TRITONC_TMA", "1").lower() not in ("0", "false", "no", "off")
+
+
 class NumWarpsError(ValueError, AssertionError):
     """`num_warps` is not a power of two from 1 to 32. A ValueError, as every bad option
     is, and an AssertionError too: the error Triton raises for it."""

@@ -51,7 +51,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tritonc.aot.occupancy import RESERVED_SMEM_PER_BLOCK, sm_limits
-from tritonc.backends.cuda.options import async_wgmma
+from tritonc.backends.cuda.options import async_wgmma, tma_copies
 from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.blocks import (
@@ -336,7 +336,7 @@ def _ring_loads(ctx: LoweringContext, loop) -> list:
 
 def _by_tma(ctx: LoweringContext, load) -> bool:
     """Whether the ring load `load` is copied by TMA (see above)."""
-    if ctx.arch != 90 or load.name != "tt.descriptor_load" or \
+    if not tma_copies() or ctx.arch != 90 or load.name != "tt.descriptor_load" or \
             not warpgroup_dot(ctx, dot_use(load)[0]):
         return False
     owner = load.operands[0].owner
