@@ -111,46 +111,12 @@ def _inner_desc(acc, l_i, m_i, q, k_desc, v_desc, row0, start_m, qk_scale, offs_
 
 
 @triton.jit
-def attn_fwd_desc(Q, K, V, sm_scale, Out, H, N_CTX: tl.constexpr, HEAD_DIM: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
+def _attn_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, row0, N_CTX: tl.constexpr,
+               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+               STAGE: tl.constexpr):
+    """The program's block of queries, through descriptors over the rows of Q, K, V and
+    Out; its head's rows start at `row0`."""
     start_m = tl.program_id(0)
-    off_hz = tl.program_id(1)
-    rows = tl.num_programs(1) * N_CTX
-    q_desc = tl.make_tensor_descriptor(Q, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
-                                       block_shape=[BLOCK_M, HEAD_DIM])
-    k_desc = tl.make_tensor_descriptor(K, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
-                                       block_shape=[BLOCK_N, HEAD_DIM])
-    v_desc = tl.make_tensor_descriptor(V, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
-                                       block_shape=[BLOCK_N, HEAD_DIM])
-    o_desc = tl.make_tensor_descriptor(Out, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
-                                       block_shape=[BLOCK_M, HEAD_DIM])
-    row0 = off_hz * N_CTX
-    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
-    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
-    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
-    qk_scale = sm_scale * 1.44269504
-    q = q_desc.load([row0 + start_m * BLOCK_M, 0])
-    if STAGE & 1:
-        acc, l_i, m_i = _inner_desc(acc, l_i, m_i, q, k_desc, v_desc, row0, start_m, qk_scale,
-                                    offs_m, offs_n, BLOCK_M, HEAD_DIM, BLOCK_N, 4 - STAGE,
-                                    N_CTX)
-    if STAGE & 2:
-        acc, l_i, m_i = _inner_desc(acc, l_i, m_i, q, k_desc, v_desc, row0, start_m, qk_scale,
-                                    offs_m, offs_n, BLOCK_M, HEAD_DIM, BLOCK_N, 2, N_CTX)
-    acc = acc / l_i[:, None]
-    o_desc.store([row0 + start_m * BLOCK_M, 0], acc.to(Out.dtype.element_ty))
-
-
-@triton.jit
-def attn_fwd_host_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX: tl.constexpr,
-                       HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                       STAGE: tl.constexpr):
-    """Descriptors made on the host (`TensorDescriptor` over the (Z * H * N_CTX, HEAD_DIM)
-    rows of Q, K, V and Out), as Triton's tutorial 06 passes them on Hopper."""
-    start_m = tl.program_id(0)
-    row0 = tl.program_id(1) * N_CTX
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = tl.arange(0, BLOCK_N)
     m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
@@ -167,3 +133,29 @@ def attn_fwd_host_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX: tl.const
                                     offs_m, offs_n, BLOCK_M, HEAD_DIM, BLOCK_N, 2, N_CTX)
     acc = acc / l_i[:, None]
     o_desc.store([row0 + start_m * BLOCK_M, 0], acc.to(o_desc.dtype))
+
+
+@triton.jit
+def attn_fwd_desc(Q, K, V, sm_scale, Out, H, N_CTX: tl.constexpr, HEAD_DIM: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
+    rows = tl.num_programs(1) * N_CTX
+    q_desc = tl.make_tensor_descriptor(Q, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_M, HEAD_DIM])
+    k_desc = tl.make_tensor_descriptor(K, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_N, HEAD_DIM])
+    v_desc = tl.make_tensor_descriptor(V, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_N, HEAD_DIM])
+    o_desc = tl.make_tensor_descriptor(Out, shape=[rows, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                       block_shape=[BLOCK_M, HEAD_DIM])
+    _attn_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, tl.program_id(1) * N_CTX, N_CTX,
+               HEAD_DIM, BLOCK_M, BLOCK_N, STAGE)
+
+
+@triton.jit
+def attn_fwd_host_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX: tl.constexpr,
+                       HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       STAGE: tl.constexpr):
+    """Descriptors made on the host (`TensorDescriptor` over the (Z * H * N_CTX, HEAD_DIM)
+    rows of Q, K, V and Out), as Triton's tutorial 06 passes them on Hopper."""
+    _attn_desc(q_desc, k_desc, v_desc, o_desc, sm_scale, tl.program_id(1) * N_CTX, N_CTX,
+               HEAD_DIM, BLOCK_M, BLOCK_N, STAGE)

@@ -168,6 +168,21 @@ def test_host_descriptors_of_unaligned_rows():
     _check(c, a, b, "float16")
 
 
+def _check_attention(out, q, k, v, causal: bool, dtype: str) -> None:
+    """`out` against softmax(Q K^T / 2) V in float64, masked above the diagonal if
+    `causal`."""
+    import torch
+
+    n_ctx = q.shape[2]
+    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
+    if causal:
+        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
+        scores = scores.masked_fill(~keep, float("-inf"))
+    want = torch.softmax(scores, dim=-1) @ v.double()
+    err = ((out.double() - want).norm() / want.norm()).item()
+    assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("kernel", ["attn_fwd_ptr", "attn_fwd_desc"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -185,13 +200,7 @@ def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal
     getattr(ak, kernel)[(n_ctx // 128, z * h)](
         q, k, v, 0.5, out, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
         STAGE=3 if causal else 1, num_warps=8, num_stages=3)
-    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
-    if causal:
-        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
-        scores = scores.masked_fill(~keep, float("-inf"))
-    want = torch.softmax(scores, dim=-1) @ v.double()
-    err = ((out.double() - want).norm() / want.norm()).item()
-    assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err
+    _check_attention(out, q, k, v, causal, dtype)
 
 
 @pytest.mark.gpu
@@ -217,10 +226,4 @@ def test_attention_with_host_descriptors(dtype, head_dim, causal):
     ak.attn_fwd_host_desc[(n_ctx // 128, z * h)](
         *descs, 0.5, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
         STAGE=3 if causal else 1, num_warps=8, num_stages=3)
-    scores = (q.double() @ k.double().transpose(-1, -2)) * 0.5
-    if causal:
-        keep = torch.tril(torch.ones(n_ctx, n_ctx, device="cuda", dtype=torch.bool))
-        scores = scores.masked_fill(~keep, float("-inf"))
-    want = torch.softmax(scores, dim=-1) @ v.double()
-    err = ((out.double() - want).norm() / want.norm()).item()
-    assert err < (1e-2 if dtype == "bfloat16" else 5e-3), err
+    _check_attention(out, q, k, v, causal, dtype)
