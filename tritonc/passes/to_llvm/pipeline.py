@@ -1,10 +1,11 @@
 """The lowering of a software-pipelined loop: the plan software-pipeline wrote on it
-(`passes/ttgir/software_pipeline.py`) realised with cp.async ring buffers.
+(`passes/ttgir/software_pipeline.py`) realised with ring buffers in shared memory.
 
 In: an `scf.for` of TTGIR carrying `ttg.pipeline_stages` S and `ttg.ring_buffers`, its
 loads marked `ttg.pipelined`. Out: the loop over registers, each marked load become
-`cp.async` copies straight from global into a ring of shared-memory buffers; the dot
-reads its operand from the buffer of the current iteration:
+`cp.async` copies (TMA copies for the loads also marked `ttg.tma`, tma.py) straight from
+global into a ring of shared-memory buffers; the dot reads its operand from the buffer
+of the current iteration:
 
     prologue:   barrier (the ring may overlap memory other threads still read), then
                 copy the tiles of iterations 0 .. S-2 into buffers 0 .. S-2

@@ -10,16 +10,17 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
   loop's dot stays in flight and one more buffer costs no block per SM); with a wgmma dot
   left in flight, `ttg.async_dot` = the index of the loop result it yields;
 - on each load whose tile is copied into that ring: `ttg.pipelined`; on sm_90 a load
-  of a host descriptor's CUtensorMap (`tt.tensormap` on its `tt.make_tensor_descriptor`)
-  for a wgmma dot, whose block TMA copies as the ring stores it (`descriptors.tma_box`),
-  also `ttg.tma`: one thread copies it with `cp.async.bulk.tensor`, completing an
-  mbarrier per buffer; every other ring load is copied by cp.async;
+  for a wgmma dot through an aligned host descriptor (its `tt.make_tensor_descriptor`
+  names the kernel argument of its CUtensorMap, `tt.tensormap`) whose block TMA copies
+  as the ring stores it (`descriptors.tma_box`), also `ttg.tma`: one thread copies it
+  with `cp.async.bulk.tensor`, completing an mbarrier per buffer; every other ring load
+  is copied by cp.async;
 - in a loop with S > 1 that takes no ring: on each tile load only dots read,
   `ttg.prefetch` (issued one iteration early into registers the loop carries).
 
 A load joins the ring when its only user is an mma dot (directly or through `tt.trans`),
 its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), filled with
-zeros where masked, and copied at least 4 bytes at a time; the ops computing its
+zeros where masked, and copied by TMA or at least 4 bytes at a time; the ops computing its
 addresses (and what the loop yields for the arguments they read) must be evaluable for a
 later iteration: no nested region, no load unless the loop writes no memory. A loop
 holding a loop with a ring takes none itself (both rings would use the same shared
