@@ -60,6 +60,8 @@ _PROTOTYPES: dict[str, tuple] = {
                                c_int, c_int),
 }
 
+# CUtensorMapL2promotion of the tensor maps `encode_tiled` makes: L2_128B
+L2_PROMOTION = 2
 # CUjit_option values for cuModuleLoadDataEx.
 _JIT_ERROR_LOG_BUFFER = 5
 _JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
@@ -344,7 +346,7 @@ class Driver:
         """The 128-byte CUtensorMap of a tensor at `address` with `dims` (innermost first)
         and the byte `strides` of the outer dimensions, copied in `box` tiles
         (cuTensorMapEncodeTiled; CUtensorMapDataType `data_type`, CUtensorMapSwizzle
-        `swizzle`, zeros outside the tensor, L2 promotion of 128 bytes)."""
+        `swizzle`, zeros outside the tensor, `L2_PROMOTION`)."""
         self.init()
         rank = len(dims)
         raw = (ctypes.c_uint8 * 192)()  # the driver writes a 64-byte aligned object
@@ -353,7 +355,7 @@ class Driver:
         self._check(self.lib.cuTensorMapEncodeTiled(
             ctypes.addressof(raw) + at, data_type, rank, address, (u64 * rank)(*dims),
             (u64 * max(1, rank - 1))(*strides), (u32 * rank)(*box), (u32 * rank)(*[1] * rank),
-            0, swizzle, 2, 0), "cuTensorMapEncodeTiled")
+            0, swizzle, L2_PROMOTION, 0), "cuTensorMapEncodeTiled")
         return bytes(raw[at:at + 128])
 
     def launch(self, function: int, grid: tuple[int, int, int], block: tuple[int, int, int],

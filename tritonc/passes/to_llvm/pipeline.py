@@ -397,7 +397,7 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         parity = ctx.binop("arith.andi", ctx.binop("arith.divsi", k, ctx.i32(ring)),
                            ctx.i32(1))
         tma.wait_phase(ctx, p.barrier(ctx, read), parity)
-    if p.wgmma_loads:  # make the copies visible to wgmma's (async proxy) reads
+    if p.wgmma_loads and p.cp_async:  # cp.async's copies, to wgmma's (async proxy) reads
         _asm(ctx, "fence.proxy.async.shared::cta;")
     ctx.barrier()
     if not p.tma:
