@@ -34,12 +34,12 @@ def triton_poi_fused_relu_scale(in_ptr0, out_ptr0, scale, ks0, xnumel, XBLOCK: t
 '''
 
 
-def _kernel_module(tmp_path):
+def _kernel_module(tmp_path, source: str = KERNEL_SOURCE):
     path = tmp_path / "kernel_module.py"
-    path.write_text(KERNEL_SOURCE)
+    path.write_text(source)
     module = types.ModuleType("kernel_module")
     module.__file__ = str(path)
-    exec(compile(KERNEL_SOURCE, str(path), "exec"), module.__dict__)
+    exec(compile(source, str(path), "exec"), module.__dict__)
     return module
 
 
@@ -177,3 +177,42 @@ def test_unwritable_triton_cache_leaves_the_kernel_run(triton, tmp_path, monkeyp
     monkeypatch.setenv("TRITON_CACHE_DIR", str(blocker / "cache"))
     _, binary, _ = _compile_pointwise(triton, tmp_path)
     assert binary.asm["cubin"][:4] == b"\x7fELF"
+
+
+DESCRIPTOR_SOURCE = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_one_blocks(in_desc, out_ptr, n, BLOCK: tl.constexpr):
+    rows = tl.arange(0, BLOCK)[:, None] * n
+    tl.store(out_ptr + rows + tl.arange(0, BLOCK)[None, :], in_desc.load([0, 0]) + 1)
+'''
+
+
+def test_a_host_descriptor_reaches_the_kernel_as_its_arguments(triton, tmp_path, monkeypatch):
+    """A `TensorDescriptor` argument of a kernel Inductor launches (a user kernel under
+    torch.compile) travels as its base, shape, strides and tensor-map address."""
+    import tritonc.runtime.driver as driver_mod
+    from tritonc.inductor import cuda_launch
+    from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+    fn = _kernel_module(tmp_path, DESCRIPTOR_SOURCE).add_one_blocks
+    signature = {"in_desc": "tensordesc<fp32[16, 16]>", "out_ptr": "*fp32", "n": "i32",
+                 "BLOCK": "constexpr"}
+    binary = triton.compile(triton.compiler.ASTSource(fn, signature, {"BLOCK": 16}),
+                            target=triton.backends.compiler.GPUTarget("cuda", 90, 32),
+                            options={"num_warps": 4})
+    fake = FakeDriver()
+    monkeypatch.setattr(driver_mod, "get_driver", lambda: fake)
+    monkeypatch.setenv("TRITONC_C_LAUNCHER", "0")
+    _, _, run = cuda_launch.load_runner(binary)
+    x = torch.randn(20, 24)
+    out = torch.full((16, 16), float("nan"))
+    desc = TensorDescriptor.from_tensor(x, [16, 16])
+    run(1, 1, 1, 99, None, None, None, None, None, desc, out, 16, 16)
+    grid, stream, _, _, arg_types, args = fake.calls[0]
+    assert (grid, stream) == ((1, 1, 1), 99)
+    assert arg_types == ["*fp32", "i32", "i32", "i64", "i64", "*i8", "*fp32", "i32"]
+    assert args == (x.data_ptr(), 20, 24, 24, 1, 0, out.data_ptr(), 16)

@@ -2,7 +2,8 @@
 
 `run(gx, gy, gz, stream, function, metadata, launch_metadata, enter_hook, exit_hook,
 *args)` receives every parameter of the kernel in order. The function is generated per
-kernel: it drops the constants, turns tensors into device addresses and calls the C
+kernel: it drops the constants, turns tensors into device addresses (a host
+`TensorDescriptor` into its kernel arguments, `runtime/descriptors.py`) and calls the C
 launcher (`runtime/c_launcher.py`) directly.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tritonc.inductor.errors import OutOfResources
+from tritonc.runtime import descriptors
 
 _MAX_REGISTERS_PER_SM = 65536
 
@@ -30,7 +32,11 @@ def _runner_source(arg_names: list[str], runtime: dict[str, str]) -> str:
     passed = []
     for i, name in enumerate(arg_names):
         if name in runtime:
-            passed.append(f"a{i}.data_ptr()" if runtime[name].startswith("*") else f"a{i}")
+            ty = runtime[name]
+            if descriptors.parse(ty) is not None:
+                passed.append(f"*flat(a{i})")  # a host TensorDescriptor: its kernel arguments
+            else:
+                passed.append(f"a{i}.data_ptr()" if ty.startswith("*") else f"a{i}")
     args = "".join(f", {p}" for p in passed)
     return "\n".join([
         f"def run(gx, gy, gz, stream, function, metadata, launch_metadata, enter_hook, "
@@ -43,6 +49,12 @@ def _runner_source(arg_names: list[str], runtime: dict[str, str]) -> str:
         "    if exit_hook is not None:",
         "        exit_hook(launch_metadata)",
     ])
+
+
+def _flat(desc: Any) -> list:
+    """The kernel arguments of a host descriptor, tensors as their device addresses."""
+    return [v.data_ptr() if hasattr(v, "data_ptr") else v
+            for v in descriptors.flat_values(desc)]
 
 
 def load_runner(kernel: Any) -> tuple[int, int, Any]:
@@ -58,9 +70,11 @@ def load_runner(kernel: Any) -> tuple[int, int, Any]:
     if kernel.shared > 48 * 1024:
         driver.set_max_dynamic_shared(function, kernel.shared)
     runtime = kernel.src.runtime_signature()
-    launcher = KernelLauncher(driver.launcher(function, list(runtime.values()),
-                                              (kernel.n_max_threads, 1, 1), kernel.shared))
-    scope: dict[str, Any] = {"raw": launcher.raw, "launcher": launcher}
+    types = [t for ty in runtime.values()
+             for t in (descriptors.flat_types(ty) if descriptors.parse(ty) else [ty])]
+    launcher = KernelLauncher(driver.launcher(function, types, (kernel.n_max_threads, 1, 1),
+                                              kernel.shared))
+    scope: dict[str, Any] = {"raw": launcher.raw, "launcher": launcher, "flat": _flat}
     exec(compile(_runner_source(kernel.src.fn.arg_names, runtime), f"<run {kernel.name}>",
                  "exec"), scope)
     return module, function, scope["run"]

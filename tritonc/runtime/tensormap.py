@@ -37,6 +37,8 @@ def _has_tma(device: Any) -> bool:
 def device_tensormap(desc: Any) -> Any:
     """The device buffer holding `desc`'s CUtensorMap, or 0 when no kernel uses one."""
     base = desc.base
+    if getattr(getattr(base, "device", None), "type", None) != "cuda":
+        return 0
     elem = base.element_size()
     found = descriptors.tma_box(elem, desc.block_shape)
     if found is None or desc.padding != "zero" or not descriptors.is_aligned(desc) or \
