@@ -13,6 +13,7 @@ same map.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -20,6 +21,7 @@ from tritonc.runtime import descriptors
 
 CAPACITY = 1024
 _MAPS: OrderedDict = OrderedDict()
+_LOCK = threading.Lock()
 _DATA_TYPES = {1: 0, 2: 1, 4: 2}  # CU_TENSOR_MAP_DATA_TYPE_UINT8 / UINT16 / UINT32
 _SWIZZLES = {32: 1, 64: 2, 128: 3}  # CU_TENSOR_MAP_SWIZZLE_32B / 64B / 128B
 _TMA_DEVICES: dict[int, bool] = {}
@@ -46,13 +48,14 @@ def device_tensormap(desc: Any) -> Any:
         return 0
     key = (base.data_ptr(), tuple(desc.shape), tuple(desc.strides),
            tuple(desc.block_shape), elem, base.device)
-    buffer = _MAPS.get(key)
-    if buffer is None:
-        buffer = _MAPS[key] = _encode(desc, elem, *found)
-        if len(_MAPS) > CAPACITY:
-            _MAPS.popitem(last=False)
-    else:
-        _MAPS.move_to_end(key)
+    with _LOCK:
+        buffer = _MAPS.get(key)
+        if buffer is None:
+            buffer = _MAPS[key] = _encode(desc, elem, *found)
+            if len(_MAPS) > CAPACITY:
+                _MAPS.popitem(last=False)
+        else:
+            _MAPS.move_to_end(key)
     return buffer
 
 
