@@ -116,3 +116,56 @@ def test_padding_on_the_gpu(padding):
     expect = torch.full((16, 32), float("nan") if padding == "nan" else 0.0, device="cuda")
     expect[:10, :20] = x
     torch.testing.assert_close(out, expect, equal_nan=True)
+
+
+class _DeviceTensor:
+    """Stands for a CUDA tensor: an address, an element size, a device."""
+
+    def __init__(self, address: int, element_size: int) -> None:
+        import types
+
+        self.address, self.size = address, element_size
+        self.device = types.SimpleNamespace(type="cuda", index=0)
+
+    def data_ptr(self) -> int:
+        return self.address
+
+    def element_size(self) -> int:
+        return self.size
+
+
+def test_tensor_maps_are_encoded_with_the_kernels_box_and_swizzle(monkeypatch):
+    """The driver is asked for the map of an aligned descriptor, dimensions innermost
+    first, byte strides of the outer ones, the box and swizzle `tma_box` gives the
+    kernel's ring; once per tensor and block. Unaligned or NaN-padded descriptors, and
+    devices before sm_90, get 0."""
+    from tritonc.runtime import tensormap
+
+    calls = []
+
+    class FakeDriver:
+        def encode_tiled(self, data_type, address, dims, strides, box, swizzle):
+            calls.append((data_type, address, dims, strides, box, swizzle))
+            return bytes(range(128))
+
+    import tritonc.runtime.driver as driver_mod
+
+    monkeypatch.setattr(driver_mod, "get_driver", lambda: FakeDriver())
+    monkeypatch.setattr(tensormap, "_on_device", lambda raw, device: ("buffer", raw))
+    monkeypatch.setattr(tensormap, "_TMA_DEVICES", {0: True})
+    monkeypatch.setattr(tensormap, "_MAPS", type(tensormap._MAPS)())
+    base = _DeviceTensor(0x7000_0000, 2)
+    desc = TensorDescriptor(base, [300, 4096], [4096, 1], [64, 256])
+    assert tensormap.device_tensormap(desc) == ("buffer", bytes(range(128)))
+    assert tensormap.device_tensormap(desc)[0] == "buffer"
+    assert calls == [(1, 0x7000_0000, [4096, 300], [8192], [64, 64], 3)]
+    fp8 = TensorDescriptor(_DeviceTensor(0x7000_0000, 1), [300, 4096], [4096, 1], [128, 64])
+    tensormap.device_tensormap(fp8)
+    assert calls[-1] == (0, 0x7000_0000, [4096, 300], [4096], [64, 128], 2)
+    assert tensormap.device_tensormap(TensorDescriptor(base, [300, 4000], [4004, 1],
+                                                       [64, 256])) == 0
+    assert tensormap.device_tensormap(TensorDescriptor(base, [300, 4096], [4096, 1],
+                                                       [64, 256], "nan")) == 0
+    monkeypatch.setattr(tensormap, "_TMA_DEVICES", {0: False})
+    assert tensormap.device_tensormap(TensorDescriptor(base, [64, 64], [64, 1], [64, 64])) == 0
+    assert len(calls) == 2

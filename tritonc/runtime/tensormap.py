@@ -47,7 +47,7 @@ def device_tensormap(desc: Any) -> Any:
             not _has_tma(base.device):
         return 0
     key = (base.data_ptr(), tuple(desc.shape), tuple(desc.strides),
-           tuple(desc.block_shape), elem, base.device)
+           tuple(desc.block_shape), elem, base.device.index)
     with _LOCK:
         buffer = _MAPS.get(key)
         if buffer is None:
@@ -60,15 +60,20 @@ def device_tensormap(desc: Any) -> Any:
 
 
 def _encode(desc: Any, elem: int, box: list[int], span: int) -> Any:
-    import torch
-
     from tritonc.runtime.driver import get_driver
 
     base = desc.base
     raw = get_driver().encode_tiled(
         _DATA_TYPES[elem], base.data_ptr(), list(reversed(desc.shape)),
         [s * elem for s in reversed(desc.strides[:-1])], box, _SWIZZLES[span])
-    buffer = torch.empty(128, dtype=torch.uint8, device=base.device)
+    return _on_device(raw, base.device)
+
+
+def _on_device(raw: bytes, device: Any) -> Any:
+    """The 128 bytes `raw` in a device buffer of `device`, written before any launch."""
+    import torch
+
+    buffer = torch.empty(128, dtype=torch.uint8, device=device)
     buffer.copy_(torch.frombuffer(bytearray(raw), dtype=torch.uint8))
-    torch.cuda.current_stream(base.device).synchronize()  # in place before any launch
+    torch.cuda.current_stream(device).synchronize()
     return buffer
