@@ -135,6 +135,19 @@ def test_special_function_edges():
     assert np.all(np.isinf(lg))
 
 
+def test_remainder_by_infinity_and_zero():
+    """C remainder: x for a finite x over an infinite y, NaN over 0 or for an infinite x."""
+    b, _ = new_builder()
+    x = np.array([-1.25, 0.75, 3.0, 5.5, 2.0, np.inf])
+    y = np.array([-np.inf, np.inf, np.inf, 2.0, 0.0, 3.0])
+    want = [math.remainder(a, c) if c != 0 and math.isfinite(a) else math.nan
+            for a, c in zip(x, y)]
+    for name, dtype, kind in (("__nv_remainder", np.float64, "fp64"),
+                              ("__nv_remainderf", np.float32, "fp32")):
+        got = _extern(b, name, [x.astype(dtype), y.astype(dtype)], ty(kind, 6))
+        np.testing.assert_array_equal(got, np.array(want, dtype))
+
+
 def test_unknown_symbol():
     b, _ = new_builder()
     with pytest.raises(InterpreterUnsupported, match="__nv_frobf"):

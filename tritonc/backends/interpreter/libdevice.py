@@ -106,8 +106,10 @@ def _mul_rn_f32(x: Array, y: Array) -> Array:
 
 
 def _remainder(x: Array, y: Array) -> Array:
-    """C remainder: x - n*y with n the integer nearest x/y (ties to even)."""
-    return x - np.rint(x / y) * y
+    """C remainder: x - n*y with n the integer nearest x/y (ties to even); x itself for a
+    finite x and an infinite y."""
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isinf(y) & np.isfinite(x), x, x - np.rint(x / y) * y)
 
 
 #: C name -> function computed in float64
