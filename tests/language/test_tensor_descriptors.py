@@ -216,3 +216,51 @@ def test_descriptor_stores_are_vectors_when_rows_allow(arch, aligned):
     stores = [line for line in ptx.splitlines() if "st.global" in line]
     assert stores
     assert all(("st.global.v4.b32" in line) == aligned for line in stores)
+
+
+@triton.jit
+def remade_in_a_loop(a_ptr, c_ptr, n, BLOCK: tl.constexpr, PAD: tl.constexpr):
+    """A descriptor made again inside a loop, under a branch, as persistent kernels do for
+    each new tile or batch: later iterations read through the new one."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, [n, BLOCK], [BLOCK, 1], [BLOCK, BLOCK],
+                                       padding_option=PAD)
+    c_desc = tl.make_tensor_descriptor(c_ptr, [4 * BLOCK, BLOCK], [BLOCK, 1], [BLOCK, BLOCK])
+    for i in range(4):
+        if i == 2:
+            a_desc = tl.make_tensor_descriptor(a_ptr + BLOCK * BLOCK, [n - BLOCK, BLOCK],
+                                               [BLOCK, 1], [BLOCK, BLOCK], padding_option=PAD)
+        c_desc.store([i * BLOCK, 0], a_desc.load([i * BLOCK // 2, 0]))
+
+
+def _remade_reference(a: torch.Tensor, n: int, fill: float) -> torch.Tensor:
+    want = torch.full((64, 16), fill, dtype=torch.float64)
+    for i in range(4):
+        base, rows = (0, n) if i < 2 else (16, n - 16)
+        for r in range(16):
+            if i * 8 + r < rows:
+                want[i * 16 + r] = a[base + i * 8 + r].double()
+    return want
+
+
+@pytest.mark.parametrize("pad", ["zero", "nan"])
+def test_a_descriptor_remade_in_a_loop(pad):
+    kernel = triton.JITFunction(remade_in_a_loop.fn, interpret=True)
+    a = torch.randn(40, 16)
+    c = torch.full((64, 16), -7.0)
+    kernel[(1,)](a, c, 40, BLOCK=16, PAD=pad)
+    want = _remade_reference(a, 40, 0.0 if pad == "zero" else float("nan"))
+    torch.testing.assert_close(c.double(), want, equal_nan=True)
+    ttir = triton.compile(remade_in_a_loop, {"a_ptr": "*fp32", "c_ptr": "*fp32", "n": "i32"},
+                          {"BLOCK": 16, "PAD": pad}, target="cuda:90").asm["ttir"]
+    loop = next(line for line in ttir.splitlines() if "scf.for" in line)
+    assert "iter_args" in loop and "!tt.tensordesc" in loop
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("pad", ["zero", "nan"])
+def test_a_descriptor_remade_in_a_loop_gpu(pad):
+    a = torch.randn(40, 16, device="cuda")
+    c = torch.full((64, 16), -7.0, device="cuda")
+    remade_in_a_loop[(1,)](a, c, 40, BLOCK=16, PAD=pad)
+    want = _remade_reference(a.cpu(), 40, 0.0 if pad == "zero" else float("nan"))
+    torch.testing.assert_close(c.cpu().double(), want, equal_nan=True)

@@ -72,7 +72,7 @@ class ControlFlowMixin:
         return None
 
     def _carried(self, names: list[str]) -> list[str]:
-        return [n for n in names if isinstance(self.lscope.get(n), tensor)]
+        return [n for n in names if isinstance(self.lscope.get(n), _CARRIED)]
 
     # -- if ----------------------------------------------------------------------------------
     def visit_If(self, node: ast.If) -> None:
@@ -131,16 +131,17 @@ class ControlFlowMixin:
             raise self.error(node, "inside a runtime `if`, either both branches return or "
                              "neither does")
         names = [] if then_ret else [
-            n for n in then_scope if n in else_scope and isinstance(then_scope[n], tensor)
-            and isinstance(else_scope[n], tensor)
+            n for n in then_scope if n in else_scope
+            and isinstance(then_scope[n], _CARRIED) and isinstance(else_scope[n], _CARRIED)
             and (then_scope[n] is not before.get(n) or else_scope[n] is not before.get(n))]
         for n in names:
-            a, b = then_scope[n].type, else_scope[n].type
+            a, b = _types(then_scope[n]), _types(else_scope[n])
             if a != b:
+                a, b = _type_text(then_scope[n]), _type_text(else_scope[n])
                 raise self.error(node, f"Mismatched type for {n} between the `if` branch "
                                  f"({a}) and the `else` branch ({b}){constness_note(a, b)}")
-        then_vals = [then_scope[n] for n in names]
-        else_vals = [else_scope[n] for n in names]
+        then_vals = [part for n in names for part in carried_parts(then_scope[n])]
+        else_vals = [part for n in names for part in carried_parts(else_scope[n])]
         ret_template = None
         if then_ret:
             then_outs, ret_template = self._flatten_return(then_value, node)
@@ -165,13 +166,15 @@ class ControlFlowMixin:
         results = [tensor(h, v.type) for h, v in zip(final.results, then_vals, strict=False)]
         self.lscope = before
         defined = {n: then_scope[n] for n in then_scope if n in else_scope and n not in before
-                   and not isinstance(then_scope[n], tensor) and then_scope[n] is else_scope[n]}
+                   and not isinstance(then_scope[n], _CARRIED)
+                   and then_scope[n] is else_scope[n]}
         self.lscope.update(defined)
-        for n, r in zip(names, results, strict=False):
-            self.lscope[n] = r
+        rest = iter(results)
+        for n in names:
+            self.lscope[n] = rebuild_carried(then_scope[n], rest)
         self.returned = then_ret
         if then_ret:
-            self.ret_value = self._unflatten_return(ret_template, results[len(names):])
+            self.ret_value = self._unflatten_return(ret_template, list(rest))
 
     def runtime_ifexp(self, node: ast.IfExp, cond: tensor) -> Any:
         """`a if c else b` on a runtime `c`: each side is built inside its branch of an
@@ -327,7 +330,8 @@ class ControlFlowMixin:
         before = dict(self.lscope)
         inits = [before[n] for n in names]
         builder = self.builder
-        loop = builder.for_op(lb.handle, ub.handle, step.handle, [v.handle for v in inits])
+        loop = builder.for_op(lb.handle, ub.handle, step.handle,
+                              [p.handle for v in inits for p in carried_parts(v)])
         for name, value in (("tt.num_stages", iterator.num_stages),
                             ("tt.loop_unroll_factor", iterator.loop_unroll_factor)):
             if value is not None:
@@ -339,8 +343,7 @@ class ControlFlowMixin:
         self.lscope = dict(before)
         iv = tensor(loop.induction_variable, iv_ty)
         self.lscope[node.target.id] = self.semantic.sub(start, iv) if descending else iv
-        for n, init, arg in zip(names, inits, loop.inner_iter_args, strict=False):
-            self.lscope[n] = tensor(arg, init.type)
+        self._bind_carried(names, inits, loop.inner_iter_args)
         self.visit_block(node.body)
         if self.returned:
             raise self.error(node, "`return` inside a loop is not supported",
@@ -348,21 +351,31 @@ class ControlFlowMixin:
         builder.yield_(self._carried_values(node, names, inits))
         builder.ip = saved_ip
         self.lscope = before
-        for n, init, result in zip(names, inits, loop.results, strict=False):
-            self.lscope[n] = tensor(result, init.type)
+        self._bind_carried(names, inits, loop.results)
 
-    def _carried_values(self, node: ast.AST, names: list[str], inits: list[tensor]) -> list:
+    def _bind_carried(self, names: list[str], inits: list, handles) -> None:
+        """Bind each carried name to its value made of `handles` (block arguments or
+        results), shaped as its initial value."""
+        rest = iter(handles)
+        for n, init in zip(names, inits, strict=False):
+            self.lscope[n] = rebuild_carried(
+                init, (tensor(next(rest), p.type) for p in carried_parts(init)))
+
+    def _carried_values(self, node: ast.AST, names: list[str], inits: list) -> list:
         """The handles a loop body yields for its carried names, each of its initial type."""
         yields = []
         for n, init in zip(names, inits, strict=False):
             value = self.lscope.get(n)
-            if not isinstance(value, tensor) or value.type != init.type:
-                got = value.type if isinstance(value, tensor) else type(value).__name__
-                note = constness_note(init.type, got) if isinstance(value, tensor) else ""
-                raise self.error(node, f"loop-carried variable {n!r} has type {init.type} "
+            if not isinstance(value, _CARRIED) or _types(value) != _types(init):
+                want = _type_text(init)
+                got = _type_text(value) if isinstance(value, _CARRIED) else \
+                    type(value).__name__
+                note = constness_note(init.type, value.type) \
+                    if isinstance(value, tensor) and isinstance(init, tensor) else ""
+                raise self.error(node, f"loop-carried variable {n!r} has type {want} "
                                  f"before the loop but {got} inside it; convert it explicitly "
                                  f"(e.g. {n} = {n}.to(...)) so the type stays the same{note}")
-            yields.append(value.handle)
+            yields += [p.handle for p in carried_parts(value)]
         return yields
 
     # -- while -------------------------------------------------------------------------------
@@ -411,12 +424,12 @@ class ControlFlowMixin:
         inits = [before[n] for n in names]
         builder = self.builder
         saved_ip = builder.ip
-        op, before_block, after_block = builder.while_op([v.type for v in inits],
-                                                         [v.handle for v in inits])
+        parts = [p for v in inits for p in carried_parts(v)]
+        op, before_block, after_block = builder.while_op([p.type for p in parts],
+                                                         [p.handle for p in parts])
         builder.ip = ir.InsertionPoint(before_block)
         self.lscope = dict(before)
-        for n, init, arg in zip(names, inits, before_block.arguments, strict=False):
-            self.lscope[n] = tensor(arg, init.type)
+        self._bind_carried(names, inits, before_block.arguments)
         cond, no_licm = self._while_test(node)
         if no_licm:
             builder.disable_licm(op)
@@ -427,18 +440,53 @@ class ControlFlowMixin:
         builder.condition(cond.handle, list(before_block.arguments))
         builder.ip = ir.InsertionPoint(after_block)
         self.lscope = dict(before)
-        for n, init, arg in zip(names, inits, after_block.arguments, strict=False):
-            self.lscope[n] = tensor(arg, init.type)
+        self._bind_carried(names, inits, after_block.arguments)
         self.visit_block(node.body)
         builder.yield_(self._carried_values(node, names, inits))
         builder.ip = saved_ip
         self.lscope = before
-        for n, init, result in zip(names, inits, op.results, strict=False):
-            self.lscope[n] = tensor(result, init.type)
+        self._bind_carried(names, inits, op.results)
 
 
 def _value(v: Any) -> Any:
     return v.value if isinstance(v, constexpr) else v
+
+
+_CARRIED = (tensor, tl_builtins.tensor_descriptor)  # what loops and branches carry
+
+
+def carried_parts(value: Any) -> list[tensor]:
+    """The tensors a value carried by a loop or branch travels as: a tensor itself; a
+    tensor descriptor its handle and the tensors among its shape and strides (its
+    constant entries stay as they are)."""
+    if isinstance(value, tl_builtins.tensor_descriptor):
+        dims = value.shape + value.strides
+        return [value.value, *(d for d in dims if isinstance(d, tensor))]
+    return [value]
+
+
+def rebuild_carried(like: Any, parts) -> Any:
+    """The value shaped as `like` made of `parts` (an iterator, `carried_parts` order)."""
+    parts = iter(parts)
+    if not isinstance(like, tl_builtins.tensor_descriptor):
+        return next(parts)
+    handle = next(parts)
+    dims = [next(parts) if isinstance(d, tensor) else d for d in like.shape + like.strides]
+    rank = len(like.shape)
+    return tl_builtins.tensor_descriptor(handle, dims[:rank], dims[rank:])
+
+
+def _types(value: Any) -> list:
+    """The types of a carried value's parts and the positions of its constant entries."""
+    if isinstance(value, tl_builtins.tensor_descriptor):
+        return [p.type for p in carried_parts(value)] + [
+            i for i, d in enumerate(value.shape + value.strides) if not isinstance(d, tensor)]
+    return [value.type]
+
+
+def _type_text(value: Any) -> Any:
+    return value.value.type if isinstance(value, tl_builtins.tensor_descriptor) else \
+        value.type
 
 
 def _unsupported_visitor(what: str):

@@ -20,7 +20,7 @@ from math import gcd
 
 from tritonc.passes.to_llvm.access import emit_loads, emit_stores
 from tritonc.passes.to_llvm.axis_info import AxisInfo, analysis, element_bytes, meet
-from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
+from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir, pointee_text
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
@@ -291,12 +291,62 @@ def _descriptor_parts(ctx: LoweringContext, desc):
 
 def descriptor_padding(desc) -> str:
     """"nan" or "zero": what the descriptor `desc` reads outside its tensor, from the
-    `tt.make_tensor_descriptor` that made it (a descriptor of unknown origin: zero)."""
-    owner = desc.owner
-    if isinstance(owner, ir.Block) or owner.name != "tt.make_tensor_descriptor" or \
-            "padding" not in owner.attributes:
-        return "zero"
-    return ir.StringAttr(owner.attributes["padding"]).value or "zero"
+    `tt.make_tensor_descriptor`s that may have made it (through the loops and branches
+    that carry it); LoweringError where they differ."""
+    found = {_padding(op) for op in _descriptor_origins(desc, set())}
+    if len(found) > 1:
+        raise LoweringError("a descriptor carried by a loop or branch is made with both "
+                            "zero and NaN padding")
+    return found.pop() if found else "zero"
+
+
+def _padding(make) -> str:
+    attrs = make.attributes
+    return (ir.StringAttr(attrs["padding"]).value if "padding" in attrs else "") or "zero"
+
+
+def _descriptor_origins(value, seen: set) -> list:
+    """The `tt.make_tensor_descriptor` ops whose result `value` may be: itself, or through
+    the iteration arguments and results of loops and the results of branches."""
+    if value in seen:
+        return []
+    seen.add(value)
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        sources = _argument_sources(owner, value.arg_number)
+    elif owner.name == "tt.make_tensor_descriptor":
+        return [owner]
+    else:
+        sources = _result_sources(owner, ir.OpResult(value).result_number)
+    return [m for v in sources for m in _descriptor_origins(v, seen)]
+
+
+def _terminator(region):
+    return list(region.blocks[0].operations)[-1]
+
+
+def _argument_sources(block, n: int) -> list:
+    """The values argument `n` of a loop's `block` takes: its init and what is yielded."""
+    loop = block.owner
+    if loop.name == "scf.for":
+        return [] if n == 0 else [list(loop.operands)[3 + n - 1],
+                                  _terminator(loop.regions[0]).operands[n - 1]]
+    if loop.name == "scf.while":
+        if block == loop.regions[0].blocks[0]:
+            return [list(loop.operands)[n], _terminator(loop.regions[1]).operands[n]]
+        return [_terminator(loop.regions[0]).operands[1 + n]]
+    return []
+
+
+def _result_sources(op, n: int) -> list:
+    """The values result `n` of a loop or branch may be."""
+    if op.name == "scf.if":
+        return [_terminator(r).operands[n] for r in op.regions if len(r.blocks)]
+    if op.name == "scf.for":
+        return [list(op.operands)[3 + n], _terminator(op.regions[0]).operands[n]]
+    if op.name == "scf.while":
+        return [_terminator(op.regions[0]).operands[1 + n]]
+    return []
 
 
 @lowering("tt.descriptor_load")
