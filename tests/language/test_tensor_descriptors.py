@@ -264,3 +264,42 @@ def test_a_descriptor_remade_in_a_loop_gpu(pad):
     remade_in_a_loop[(1,)](a, c, 40, BLOCK=16, PAD=pad)
     want = _remade_reference(a.cpu(), 40, 0.0 if pad == "zero" else float("nan"))
     torch.testing.assert_close(c.cpu().double(), want, equal_nan=True)
+
+
+@triton.jit
+def refreshed_every_third_block(a_ptr, M, N, MBLOCK: tl.constexpr, NBLOCK: tl.constexpr):
+    """A descriptor made again, from the same operands, on some iterations of a `for` and
+    a `while`: the branch folds into a select between two descriptors."""
+    rows = MBLOCK * tl.program_id(0)
+    desc = tl.make_tensor_descriptor(a_ptr, [M, N], [N, 1], [MBLOCK, NBLOCK])
+    for col in range(0, N, NBLOCK):
+        if col % (3 * NBLOCK) == 0:
+            desc = tl.make_tensor_descriptor(a_ptr, [M, N], [N, 1], [MBLOCK, NBLOCK])
+        desc.store([rows, col], desc.load([rows, col]) * 2)
+    col = 0
+    while col < N:
+        if col % (3 * NBLOCK) == 0:
+            desc = tl.make_tensor_descriptor(a_ptr, [M, N], [N, 1], [MBLOCK, NBLOCK])
+        desc.store([rows, col], desc.load([rows, col]) + 1)
+        col += NBLOCK
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_a_descriptor_chosen_by_a_select_compiles(arch):
+    k = triton.compile(refreshed_every_third_block, {"a_ptr": "*fp32", "M": "i32", "N": "i32"},
+                       {"MBLOCK": 8, "NBLOCK": 64}, target=f"cuda:{arch}",
+                       divisible_by_16={"a_ptr", "M", "N"})
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+    kernel = triton.JITFunction(refreshed_every_third_block.fn, interpret=True)
+    a = torch.randn(24, 200)
+    want = a.double() * 2 + 1
+    kernel[(3,)](a, 24, 200, MBLOCK=8, NBLOCK=64)
+    torch.testing.assert_close(a.double(), want)
+
+
+@pytest.mark.gpu
+def test_a_descriptor_chosen_by_a_select_gpu():
+    a = torch.randn(24, 200, device="cuda")
+    want = a.double() * 2 + 1
+    refreshed_every_third_block[(3,)](a, 24, 200, MBLOCK=8, NBLOCK=64)
+    torch.testing.assert_close(a.double(), want)

@@ -34,8 +34,8 @@ def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) 
     """Apply the scalar form of `op` (or of `name`) register by register; float ops on
     fp8 operands or results compute in f32 (`_via_f32`)."""
     result = op.results[0]
-    n = ctx.num_registers(result.type)
-    ty = ctx.scalar_type(result.type)
+    types = ctx.register_types(result.type)  # a descriptor or block pointer: its parts
+    n = len(types)
     operands = [ctx.get(v) for v in op.operands]
     if attrs is None:
         attrs = {name: op.attributes[name] for name in op.attributes}
@@ -50,7 +50,7 @@ def per_register(ctx: LoweringContext, op, name: str | None = None, attrs=None) 
             out.append(out[same[i]])
             continue
         args = [regs[i] if len(regs) > 1 else regs[0] for regs in operands]
-        out.append(ctx.value(name, args, ty, attrs))
+        out.append(ctx.value(name, args, types[i], attrs))
     return [out]
 
 
