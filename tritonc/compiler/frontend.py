@@ -162,7 +162,7 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
                     arg_types.append(parse_type(text))
                 except ValueError as e:
                     raise _signature_error(fn, f"signature of {p.name!r}: {e}") from None
-                # an aligned descriptor: its base and outer strides (descriptors.py)
+                # an aligned descriptor: its base, last dimension and outer strides
                 divisible = p.name in spec.divisible_by_16 and (
                     descriptors.parse(entry) is None or i in descriptors.aligned_arguments(entry))
                 arg_attrs.append(specialization.divisibility_attrs(divisible))
