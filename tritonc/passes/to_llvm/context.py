@@ -154,6 +154,12 @@ class LoweringContext:
     def value(self, name: str, operands: Sequence, result_type, attrs=None):
         return self.op(name, operands, [result_type], attrs).results[0]
 
+    def asm(self, text: str, operands: Sequence = (), constraints: str = "") -> None:
+        """Inline PTX `text` run for its effect (no results) on `operands`."""
+        self.op("llvm.inline_asm", list(operands), [], {
+            "asm_string": ir.StringAttr.get(text), "constraints": ir.StringAttr.get(constraints),
+            "has_side_effects": ir.UnitAttr.get()})
+
     def const(self, value: int | float | bool, ty):
         """A scalar constant (cached per function body position is not needed: CSE runs)."""
         if isinstance(ty, ir.IntegerType):

@@ -97,13 +97,12 @@ class Plan:
             raise LoweringError("a pipelined loop's loads need ops that cannot be evaluated "
                                 "for a later iteration")
         self.ops, self.args = found
-        self.wgmma_loads = [load for load in self.loads
-                            if warpgroup_dot(ctx, dot_use(load)[0])]
+        uses = {load: dot_use(load) for load in self.loads}
+        self.wgmma_loads = [load for load in self.loads if warpgroup_dot(ctx, uses[load][0])]
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
-        self.trans = {load: dot_use(load)[1] for load in self.loads
-                      if dot_use(load)[1] is not None}
+        self.trans = {load: uses[load][1] for load in self.loads if uses[load][1] is not None}
         self.tma = [load for load in self.loads if TMA in load.attributes]
-        self.tma_bytes = sum(tma.tile_bytes(ctx, load) for load in self.tma)
+        self.tma_bytes = sum(tma.copy_bytes(ctx, load) for load in self.tma)
         self.cp_async = len(self.tma) < len(self.loads)  # loads copied by cp.async
         self.offsets, total = [], 0
         for load in self.loads:
@@ -136,12 +135,6 @@ def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted, guard=None) -> l
     out = [ctx.get(v) for v in wanted]
     ctx.values = saved
     return out
-
-
-def _asm(ctx: LoweringContext, text: str, operands=(), constraints: str = "") -> None:
-    ctx.op("llvm.inline_asm", list(operands), [], {
-        "asm_string": ir.StringAttr.get(text), "constraints": ir.StringAttr.get(constraints),
-        "has_side_effects": ir.UnitAttr.get()})
 
 
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
@@ -187,10 +180,10 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
             ignore = ctx.binop("arith.xori", pred, ctx.const(True, pred.type))  # zero-fill
-            _asm(ctx, f"cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
+            ctx.asm(f"cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
                  [dst, ptr_regs[start], ignore], "r,l,b")
     if p.cp_async:
-        _asm(ctx, "cp.async.commit_group;")
+        ctx.asm("cp.async.commit_group;")
 
 
 def _opaque(ctx: LoweringContext, value) -> ir.Value:
@@ -312,7 +305,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
         # overlaps (the scratch area, the ring of an earlier loop), whose writes TMA's
         # (the async proxy's) then follow
         if p.tma:
-            _asm(ctx, "fence.proxy.async.shared::cta;")
+            ctx.asm("fence.proxy.async.shared::cta;")
         ctx.barrier()
         if p.tma:
             tma.init_barriers(ctx, p.barriers, ring)
@@ -341,7 +334,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
             index = in_flight.index
             results[index] = wait_accumulators(ctx, list(results[index]), 0)
         if p.cp_async:
-            _asm(ctx, "cp.async.wait_group 0;")
+            ctx.asm("cp.async.wait_group 0;")
         ctx.barrier()  # the ring is free for whatever uses the memory next
         if p.tma:
             tma.invalidate_barriers(ctx, p.barriers, ring)
@@ -391,14 +384,14 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         return k, ctx.binop("arith.remsi", k, ctx.i32(ring))
 
     if p.cp_async:
-        _asm(ctx, f"cp.async.wait_group {stages - 2};")
+        ctx.asm(f"cp.async.wait_group {stages - 2};")
     if p.tma:  # use k // ring of buffer `read`: that phase of its mbarrier
         k, read = position()
         parity = ctx.binop("arith.andi", ctx.binop("arith.divsi", k, ctx.i32(ring)),
                            ctx.i32(1))
         tma.wait_phase(ctx, p.barrier(ctx, read), parity)
     if p.wgmma_loads and p.cp_async:  # cp.async's copies, to wgmma's (async proxy) reads
-        _asm(ctx, "fence.proxy.async.shared::cta;")
+        ctx.asm("fence.proxy.async.shared::cta;")
     ctx.barrier()
     if not p.tma:
         k, read = position()

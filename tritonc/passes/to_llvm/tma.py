@@ -23,12 +23,6 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.runtime import descriptors
 
 
-def _asm(ctx: LoweringContext, text: str, operands: list, constraints: str) -> None:
-    ctx.op("llvm.inline_asm", operands, [], {
-        "asm_string": ir.StringAttr.get(text), "constraints": ir.StringAttr.get(constraints),
-        "has_side_effects": ir.UnitAttr.get()})
-
-
 def leader(ctx: LoweringContext) -> ir.Value:
     """An i1 that holds in thread 0 of the block."""
     return ctx.value("arith.cmpi", [ctx.tid, ctx.i32(0)], ir.IntegerType.get_signless(1),
@@ -39,25 +33,25 @@ def init_barriers(ctx: LoweringContext, address, count: int) -> None:
     """Thread 0 makes the `count` mbarriers at shared `address` (8 bytes each), each
     completing on one arrival, and fences their initialization."""
     text = "".join(f"@$1 mbarrier.init.shared::cta.b64 [$0+{8 * b}], 1;\n" for b in range(count))
-    _asm(ctx, text + "@$1 fence.mbarrier_init.release.cluster;", [address, leader(ctx)], "r,b")
+    ctx.asm(text + "@$1 fence.mbarrier_init.release.cluster;", [address, leader(ctx)], "r,b")
 
 
 def invalidate_barriers(ctx: LoweringContext, address, count: int) -> None:
     """Thread 0 invalidates the `count` mbarriers at `address` (every thread is done
     waiting on them)."""
     text = "".join(f"@$1 mbarrier.inval.shared::cta.b64 [$0+{8 * b}];\n" for b in range(count))
-    _asm(ctx, text.rstrip("\n"), [address, leader(ctx)], "r,b")
+    ctx.asm(text.rstrip("\n"), [address, leader(ctx)], "r,b")
 
 
 def expect_bytes(ctx: LoweringContext, barrier, nbytes: int, pred) -> None:
     """Where `pred` holds, arrive on `barrier` expecting `nbytes` bytes of copies."""
-    _asm(ctx, f"@$1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], {nbytes};",
+    ctx.asm(f"@$1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], {nbytes};",
          [barrier, pred], "r,b")
 
 
 def wait_phase(ctx: LoweringContext, barrier, parity) -> None:
     """Every thread waits until phase `parity` (an i32, 0 or 1) of `barrier` completes."""
-    _asm(ctx, "{\n.reg .pred done;\nwait_tma_${:uid}:\n"
+    ctx.asm("{\n.reg .pred done;\nwait_tma_${:uid}:\n"
          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
          "@!done bra.uni wait_tma_${:uid};\n}", [barrier, parity], "r,r")
 
@@ -75,7 +69,7 @@ def tensormap(ctx: LoweringContext, load) -> ir.Value:
     return ctx.value("llvm.ptrtoint", [generic], ir.IntegerType.get_signless(64))
 
 
-def tile_bytes(ctx: LoweringContext, load) -> int:
+def copy_bytes(ctx: LoweringContext, load) -> int:
     """Bytes of `load`'s tile as TMA counts them."""
     rows, cols = ctx.shape(load.results[0].type)
     return rows * cols * element_bytes(ctx.scalar_type(load.results[0].type))
@@ -93,5 +87,5 @@ def copy_tile(ctx: LoweringContext, load, coords: list, dst, barrier, pred) -> N
     text = "\n".join(
         "@$3 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
         f" [$0+{j * rows * span}], [$1, {{${5 + j}, $2}}], [$4];" for j in range(len(columns)))
-    _asm(ctx, text, [dst, tensormap(ctx, load), row, pred, barrier, *columns],
+    ctx.asm(text, [dst, tensormap(ctx, load), row, pred, barrier, *columns],
          "r,l,r,b,r" + ",r" * len(columns))

@@ -160,14 +160,14 @@ def loop_slice(loop, roots: list, with_loads: bool) -> Slice | None:
     block = loop.regions[0].blocks[0]
     ops: list = []
     args: set = set()
-    if not backward_slice(block, roots, ops, args, with_loads):
+    if not _backward_slice(block, roots, ops, args, with_loads):
         return None
     terminator = list(block.operations)[-1]
     done: set = set()
     while args - done:  # the next iteration's arguments need the values yielded for them
         index = min(args - done)
         done.add(index)
-        if index and not backward_slice(block, [terminator.operands[index - 1]], ops, args,
+        if index and not _backward_slice(block, [terminator.operands[index - 1]], ops, args,
                                         with_loads):
             return None
     order = {op: i for i, op in enumerate(block.operations)}
@@ -175,7 +175,7 @@ def loop_slice(loop, roots: list, with_loads: bool) -> Slice | None:
     return Slice(ops, sorted(args - {0}))
 
 
-def backward_slice(block, roots, ops: list, args: set, loads: bool = False) -> bool:
+def _backward_slice(block, roots, ops: list, args: set, loads: bool = False) -> bool:
     """Add to `ops` the body ops `roots` depend on, and to `args` the iteration arguments;
     False when a dependency cannot be evaluated twice (a nested region, a load unless
     `loads`, ...)."""
@@ -190,7 +190,7 @@ def backward_slice(block, roots, ops: list, args: set, loads: bool = False) -> b
             continue
         if len(op.regions) or not (op.name.startswith(_PURE) or loads and _plain_load(op)):
             return False
-        if not backward_slice(block, list(op.operands), ops, args, loads):
+        if not _backward_slice(block, list(op.operands), ops, args, loads):
             return False
         ops.append(op)
     return True
