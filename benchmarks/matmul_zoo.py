@@ -2,7 +2,7 @@
 in the same run, with torch.matmul (cuBLAS) for scale.
 
     python3 benchmarks/matmul_zoo.py [--quick] [--dtypes fp16,bf16] [--sizes 4096,8192]
-                                     [--out results.json]
+                                     [--sources "pointers,block pointers"] [--out results.json]
 
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
 {pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors made in the
@@ -144,6 +144,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--dtypes", default=None)
     parser.add_argument("--sizes", default=None)
+    parser.add_argument("--sources", default=None,
+                        help=f"a comma-separated subset of: {', '.join(SOURCES)}")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     dtypes = args.dtypes.split(",") if args.dtypes else (
@@ -158,6 +160,10 @@ def main() -> None:
             sizes = [int(x) for x in args.sizes.split(",")]
         except ValueError:
             parser.error(f"--sizes takes integers separated by commas, got {args.sizes!r}")
+    sources = args.sources.split(",") if args.sources else SOURCES
+    for s in sources:
+        if s not in SOURCES:
+            parser.error(f"unknown source {s!r} (choose from {', '.join(SOURCES)})")
     path = HERE / "matmul_kernels.py"
     flavours = {name: load_kernels(name, path) for name in ("tritonc", "triton")}
     _triton_allocator(flavours)
@@ -167,7 +173,7 @@ def main() -> None:
             for a_col, b_col in ORDERS:
                 a, b, ref = _operands(size, dtype, a_col, b_col)
                 cublas = _cublas(a, b, dtype, size)
-                for source in SOURCES:
+                for source in sources:
                     if source == "pointers .T" and not b_col:
                         continue
                     if source == "descriptors" and (a_col or b_col):

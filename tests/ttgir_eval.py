@@ -45,8 +45,8 @@ def _attribute(ir, op_name: str, name: str, attr):
 
 
 class _Evaluator:
-    """Runs a TTGIR (or TTIR) function one program at a time: scf.for as a Python loop,
-    scf.if as the branch its condition takes,
+    """Runs a TTGIR (or TTIR) function one program at a time: scf.for and scf.while as
+    Python loops, scf.if as the branch its condition takes,
     tt.reduce through its combine function, layouts ignored, every other op by the
     interpreter's rule of that name."""
 
@@ -64,7 +64,7 @@ class _Evaluator:
         for op in block.operations:
             name = op.operation.name
             types = [_language_type(ir, r.type) for r in op.results]
-            if name in ("scf.yield", "func.return"):
+            if name in ("scf.yield", "scf.condition", "func.return"):
                 return [env[v] for v in op.operands]
             if name == "arith.constant":
                 attr = op.attributes["value"]
@@ -81,6 +81,14 @@ class _Evaluator:
                     inner[body.arguments[0]] = builder.constant(i, tl.int32)
                     inner.update(zip(list(body.arguments)[1:], out))
                     out = self.run(body, inner)
+            elif name == "scf.while":
+                before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+                args = [env[v] for v in op.operands]
+                while True:
+                    cond, *out = self.run(before, {**env, **dict(zip(before.arguments, args))})
+                    if not bool(cond):
+                        break
+                    args = self.run(after, {**env, **dict(zip(after.arguments, out))})
             elif name == "scf.if":
                 taken = op.regions[0] if bool(env[op.operands[0]]) else op.regions[1]
                 out = self.run(taken.blocks[0], dict(env)) if len(taken.blocks) else []

@@ -4,7 +4,9 @@ Each stage is a function `(source, metadata, options) -> output` (see `backends/
 the TTIR and TTGIR stages are flat lists of pass names (`tritonc.passes`), upstream MLIR
 passes and tritonc's side by side (the names `tritonc opt --passes` takes).
 
-    ttir   TTIR_PASSES: cleanup (CSE and DCE of pure tt ops, canonicalize, cse),
+    ttir   TTIR_PASSES: rewrite-block-pointers (loads and stores through block pointers
+           become tensors of pointers and masks, as pointer tiles are written),
+           cleanup (CSE and DCE of pure tt ops, canonicalize, cse),
            loop-invariant code motion, loop-unroll (`tl.range(loop_unroll_factor=k)`),
            symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
@@ -51,7 +53,8 @@ from tritonc.passes import run_passes
 # Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits: `cleanup` merges
 # and erases the pure ones by the op tables, then runs canonicalize and cse; the upstream
 # passes after it hoist and drop only the arith/scf/math ops and functions around them.
-TTIR_PASSES = ("cleanup", "loop-invariant-code-motion", "loop-unroll", "symbol-dce")
+TTIR_PASSES = ("rewrite-block-pointers", "cleanup", "loop-invariant-code-motion", "loop-unroll",
+               "symbol-dce")
 
 
 def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
