@@ -420,3 +420,23 @@ def test_a_bound_ptxas_cannot_meet_keeps_the_first_cubin(monkeypatch):
     k = _broadcast_chain()
     assert calls == [False, True]
     assert "min_ctas_per_sm" not in k.metadata["ptxas"] and k.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_a_kernel_that_spills_keeps_its_first_assembly(monkeypatch):
+    """A first assembly that spills (ptxas fitting a kernel into few registers by spilling
+    most of it) is not bounded further for more blocks per SM: that would only spill more.
+    The row-sum loop, fitting a full SM, is assembled once when ptxas reports a spill."""
+    from tritonc.backends.cuda import stages
+
+    real, calls = stages.compile_ptx, []
+
+    def spilling(ptx, arch, name, maxnreg=None):
+        calls.append(".minnctapersm" in ptx)
+        cubin, report = real(ptx, arch, name, maxnreg)
+        return cubin, {**report, "spill_stores": 8, "spill_loads": 8}
+
+    monkeypatch.setattr(stages, "compile_ptx", spilling)
+    k = tritonc.compile(_strided_row_sums, ROW_SUMS, {"BLOCK_M": 32, "BLOCK_N": 128},
+                        target="cuda:90", num_warps=8, divisible_by_16=ALIGNED)
+    assert calls == [False]
+    assert "min_ctas_per_sm" not in k.metadata["ptxas"]

@@ -21,6 +21,7 @@ imported when it is first run.
     cleanup                CSE and DCE of pure tt/ttg ops, then canonicalize and cse
     loop-unroll            loops of `tl.range(loop_unroll_factor=k)` unrolled k times (TTIR)
     rewrite-block-pointers block pointers as tensors of pointers and masks (TTIR)
+    combine                x + dot(a, b, 0) is dot(a, b, x) (TTIR)
 
 A name in a pass list that is not registered here is an upstream MLIR pass
 (`canonicalize`, `cse`, `loop-invariant-code-motion`, `symbol-dce`, ...), run through
@@ -120,6 +121,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
              "tritonc.passes.to_llvm.lowering"),
     PassInfo("cleanup", "tritonc.passes.ttgir.cleanup", "cleanup", ("upstream",)),
     PassInfo("loop-unroll", "tritonc.passes.ttir.loop_unroll", "loop_unroll"),
+    PassInfo("combine", "tritonc.passes.ttir.combine", "combine"),
     PassInfo("rewrite-block-pointers", "tritonc.passes.ttir.rewrite_block_pointers",
              "rewrite_block_pointers"),
 )}

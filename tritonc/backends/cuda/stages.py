@@ -6,9 +6,9 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
 
     ttir   TTIR_PASSES: rewrite-block-pointers (loads and stores through block pointers
            become tensors of pointers and masks, as pointer tiles are written),
-           cleanup (CSE and DCE of pure tt ops, canonicalize, cse),
-           loop-invariant code motion, loop-unroll (`tl.range(loop_unroll_factor=k)`),
-           symbol-dce
+           cleanup (CSE and DCE of pure tt ops, canonicalize, cse), combine
+           (`acc += tl.dot(a, b)` accumulates in the dot), loop-invariant code motion,
+           loop-unroll (`tl.range(loop_unroll_factor=k)`), symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
            ttg.threads-per-warp, ttg.target, ttg.num-stages; default blocked layouts),
            coalesce (loads and stores along the dimension their addresses run along),
@@ -53,8 +53,8 @@ from tritonc.passes import run_passes
 # Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits: `cleanup` merges
 # and erases the pure ones by the op tables, then runs canonicalize and cse; the upstream
 # passes after it hoist and drop only the arith/scf/math ops and functions around them.
-TTIR_PASSES = ("rewrite-block-pointers", "cleanup", "loop-invariant-code-motion", "loop-unroll",
-               "symbol-dce")
+TTIR_PASSES = ("rewrite-block-pointers", "cleanup", "combine", "loop-invariant-code-motion",
+               "loop-unroll", "symbol-dce")
 
 
 def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
@@ -124,7 +124,8 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
     """PTX -> cubin with ptxas for the PTX's own `.target` and `.entry`; a kernel ptxas
     fits into the registers of a full SM is assembled again for half of one
     (`blocks_for_half_sm`), one an eighth of its registers short of another block per SM
-    for that block (`one_more_block`, kept if ptxas assembles it without spilling)."""
+    for that block (`one_more_block`, kept if ptxas assembles it without spilling); a
+    kernel that spills already is kept as it is (a bound would only spill more)."""
     target, entry = _PTX_TARGET.search(ptx), _PTX_ENTRY.search(ptx)
     if target is None or entry is None:
         raise ValueError("the PTX has no `.target sm_XX` line or no `.visible .entry`")
@@ -132,7 +133,7 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
     metadata["ptx_arch"] = arch
     metadata.setdefault("name", name)
     cubin, report = compile_ptx(ptx, arch, name, options.maxnreg)
-    if not options.maxnreg:
+    if not (options.maxnreg or report["spill_stores"] or report["spill_loads"]):
         half = blocks_for_half_sm(ptx, arch, report["registers"])
         more = None if half else one_more_block(ptx, arch, report["registers"],
                                                 metadata.get("shared", 0))
