@@ -53,8 +53,10 @@ CASES = [  # (dtype, input precision, tolerance, accumulator)
     ("float32", "tf32", 2e-3, "float32"), ("float32", "ieee", 1e-6, "float32"),
     ("int8", "ieee", 0.0, "int32"), ("float16", "ieee", 1e-2, "float16"),
     # fp8 on sm_90 runs on wgmma, whose fp8 products accumulate with fewer bits than
-    # fp32 (as Triton's and cuBLAS's fast accumulation do); mma.sync's are exact
-    ("float8_e4m3fn", "ieee", 1e-4, "float32"), ("float8_e5m2", "ieee", 1e-4, "float32")]
+    # fp32 (as Triton's and cuBLAS's fast accumulation do), into the accumulator in place
+    # over the whole K (`acc += tl.dot(a, b)` is one dot): a relative error of 1.3e-4 at
+    # K = 129; mma.sync's are exact
+    ("float8_e4m3fn", "ieee", 3e-4, "float32"), ("float8_e5m2", "ieee", 3e-4, "float32")]
 
 
 @pytest.mark.gpu

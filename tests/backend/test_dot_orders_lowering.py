@@ -12,6 +12,7 @@ import pytest
 from test_cuda_filecheck import filecheck
 
 import tritonc
+import tritonc.language as tl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import matmul_kernels as mk  # noqa: E402
@@ -176,8 +177,8 @@ CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
 
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
 @pytest.mark.parametrize("dtype, precision, instr, k_tile", [
-    ("fp32", "tf32", "m64n256k8.f32.tf32.tf32", 32),
-    ("fp8e4nv", "ieee", "m64n256k32.f32.e4m3.e4m3", 64)])
+    ("fp32", "tf32", "m64n256k8.f32.tf32.tf32 {{.*}}, 1, 1, 1;", 32),
+    ("fp8e4nv", "ieee", "m64n256k32.f32.e4m3.e4m3 {{.*}}, 1, 1, 1;", 64)])
 def test_tf32_and_fp8_take_wgmma_in_every_order(a_col, b_col, b_trans, dtype, precision,
                                                 instr, k_tile, tmp_path):
     """wgmma reads 8- and 32-bit tiles only K-major, one wgmma per 32 bytes of K and no
@@ -192,7 +193,7 @@ def test_tf32_and_fp8_take_wgmma_in_every_order(a_col, b_col, b_trans, dtype, pr
     filecheck(ptx, f"""
 CHECK: .target sm_90a
 CHECK: wgmma.fence.sync.aligned
-CHECK: wgmma.mma_async.sync.aligned.{instr} {{{{.*}}}}, 1, 1, 1;
+CHECK: wgmma.mma_async.sync.aligned.{instr}
 CHECK: wgmma.commit_group.sync.aligned
 """, tmp_path)
     assert ptx.count("wgmma.mma_async") == k_tile * (4 if dtype == "fp32" else 1) // 32
@@ -247,3 +248,38 @@ def test_eight_prmts_transpose_four_words_of_bytes():
         for i in range(4):
             for j in range(4):
                 assert out[i] >> 8 * j & 0xFF == words[j] >> 8 * i & 0xFF
+
+
+@tritonc.jit
+def _int8_matmul(a_ptr, b_ptr, c_ptr, K, stride_bn, BM: tl.constexpr, BN: tl.constexpr,
+                 BK: tl.constexpr):
+    """int8 A (M x K, row-major) times int8 B (K x N, column-major) into int32."""
+    a_ptrs = a_ptr + tl.arange(0, BM)[:, None] * K + tl.arange(0, BK)[None, :]
+    b_ptrs = b_ptr + tl.arange(0, BK)[:, None] + tl.arange(0, BN)[None, :] * stride_bn
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for _ in range(0, K, BK):
+        acc = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), acc)
+        a_ptrs += BK
+        b_ptrs += BK
+    tl.store(c_ptr + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], acc)
+
+
+@pytest.mark.parametrize("tile, warps", [((128, 128, 64), 4), ((128, 256, 128), 8)])
+def test_int8_takes_wgmma_into_int32(tile, warps, tmp_path):
+    """int8 operands K-major in memory copy into the ring and meet on wgmma `.s32.s8.s8`
+    (k32, the accumulator's scale alone: integer wgmma has no operand scales), the int32
+    accumulator tied to `=r` registers, without spilling."""
+    sig = {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32", "K": "i32", "stride_bn": "i32"}
+    k = tritonc.compile(_int8_matmul, sig, dict(zip(("BM", "BN", "BK"), tile)),
+                        target="cuda:90", divisible_by_16=set(sig), num_warps=warps,
+                        num_stages=3)
+    ptx = k.asm["ptx"]
+    filecheck(ptx, f"""
+CHECK: .target sm_90a
+CHECK: cp.async.cg.shared.global
+CHECK: wgmma.mma_async.sync.aligned.m64n{tile[1]}k32.s32.s8.s8 {{{{.*}}}}, 1;
+CHECK: wgmma.commit_group.sync.aligned
+""", tmp_path)
+    assert ptx.count("wgmma.mma_async") == tile[2] // 32 * (128 // (16 * warps))
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0

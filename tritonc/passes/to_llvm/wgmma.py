@@ -3,12 +3,13 @@
 A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
 the warps along M (passes/ttgir/mma_layouts.py: warp w owns R 16-row tiles, 16 num_warps
 rows apart, R = M / (16 num_warps)) and it accumulates fp16/bf16 operands in fp32, or
-tf32 (fp32 with `input_precision="tf32"`) or fp8 (e4m3, e5m2) ones, which wgmma reads
-only K-major: from the pipelined ring when they lie along K in memory, else stored so
-into the scratch area. One wgmma takes 32 bytes of K (k16 for 16-bit, k8 for tf32, k32
-for fp8). Each warpgroup issues R wgmmas per K step: wgmma r of warpgroup g computes the
-warps' tiles r, rows 16 num_warps r + 64 g .. + 63 (a wgmma gives warp w % 4 rows
-16 (w % 4) .. + 15 of its 64), on registers r N/2 .. (r + 1) N/2 - 1 of the accumulator.
+tf32 (fp32 with `input_precision="tf32"`) or fp8 (e4m3, e5m2) ones, or int8 ones in
+int32 (`.s32.s8.s8`), which wgmma reads only K-major: from the pipelined ring when they
+lie along K in memory, else stored so into the scratch area. One wgmma takes 32 bytes of
+K (k16 for 16-bit, k8 for tf32, k32 for fp8 and int8). Each warpgroup issues R wgmmas
+per K step: wgmma r of warpgroup g computes the warps' tiles r, rows 16 num_warps r +
+64 g .. + 63 (a wgmma gives warp w % 4 rows 16 (w % 4) .. + 15 of its 64), on registers
+r N/2 .. (r + 1) N/2 - 1 of the accumulator.
 A comes from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
 memory like B: the ring buffer a software-pipelined loop copied it to (pipeline.py), else
 staged into the scratch area (`_stage`; B K-major when its registers run along K).
@@ -85,10 +86,11 @@ def _descriptor(ctx: LoweringContext, address, leading: int, stride: int, row_by
 
 
 def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str],
-         results: int = 0) -> list:
-    f32 = ir.F32Type.get()
+         results: int = 0, result_types: list | None = None) -> list:
+    """Inline PTX `text`; its `results` values are f32 unless `result_types` says."""
+    types = result_types or [ir.F32Type.get()] * results
     if results:
-        ty = ir.Type.parse(f"!llvm.struct<({', '.join(['f32'] * results)})>")
+        ty = ir.Type.parse(f"!llvm.struct<({', '.join(str(t) for t in types)})>")
     else:
         ty = None
     attrs = {"asm_string": ir.StringAttr.get(text),
@@ -98,8 +100,14 @@ def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str]
         ctx.op("llvm.inline_asm", operands, [], attrs)
         return []
     out = ctx.value("llvm.inline_asm", operands, ty, attrs)
-    return [ctx.value("llvm.extractvalue", [out], f32, {"position": ir.DenseI64ArrayAttr.get([q])})
-            for q in range(results)]
+    return [ctx.value("llvm.extractvalue", [out], types[q],
+                      {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(results)]
+
+
+def _tied(regs: list) -> list[str]:
+    """Constraints of accumulator registers `regs` written in place: f32 or s32 ones."""
+    outs = ["=f" if isinstance(r.type, ir.F32Type) else "=r" for r in regs]
+    return outs + [str(i) for i in range(len(regs))]
 
 
 def _stage(ctx: LoweringContext, value, transpose: bool, offset: int) -> int:
@@ -308,20 +316,22 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     regs = n // 2
     accs = list(ctx.get(c))
     outs = ", ".join(f"${i}" for i in range(regs))
-    # 16-bit kinds take the transpose immediates; the others read both tiles K-major
+    # 16-bit kinds take the transpose immediates; the others read both tiles K-major.
+    # Float kinds scale d, a and b (1, 1, 1); integer ones (s8 into s32) only d
     trans = (f", {int(a_m_major)}, {0 if b_k_major else 1}", f", {0 if b_k_major else 1}") \
         if nbytes == 2 else ("", "")
-    shape = f"m64n{n}k{k_step}.f32.{kind_a}.{kind_b}"
+    integer = kind_a == "s8"
+    scales = "1" if integer else "1, 1, 1"
+    shape = f"m64n{n}k{k_step}.{'s32' if integer else 'f32'}.{kind_a}.{kind_b}"
     if a_at == "registers":
         a_text = ", ".join(f"${regs * 2 + i}" for i in range(4))
         text = (f"wgmma.mma_async.sync.aligned.{shape} {{{outs}}}, "
-                f"{{{a_text}}}, ${2 * regs + 4}, 1, 1, 1{trans[1]};")
+                f"{{{a_text}}}, ${2 * regs + 4}, {scales}{trans[1]};")
         extra = ["r"] * 4 + ["l"]
     else:
         text = (f"wgmma.mma_async.sync.aligned.{shape} {{{outs}}}, "
-                f"${2 * regs}, ${2 * regs + 1}, 1, 1, 1{trans[0]};")
+                f"${2 * regs}, ${2 * regs + 1}, {scales}{trans[0]};")
         extra = ["l", "l"]
-    tied = ["=f"] * regs + [str(i) for i in range(regs)]
     _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
     steps = k // k_step
     for kk in range(steps):
@@ -335,7 +345,9 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
                 inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)),
                           desc_b]
             part = accs[r * regs:(r + 1) * regs]
-            accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs], tied + extra, regs)
+            accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs],
+                                                 _tied(part) + extra, regs,
+                                                 [v.type for v in part])
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
     issue, after_wait = None, False
     if ctx.after_async_dot is not None and ctx.after_async_dot[0] == op.operation:
@@ -363,8 +375,8 @@ def wait_accumulators(ctx: LoweringContext, accs: list, pending: int) -> list:
     regs = list(accs) + [r for v in held for r in ctx.values[v]]
     if not regs:
         return []
-    tied = ["=f"] * len(regs) + [str(i) for i in range(len(regs))]
-    out = _asm(ctx, f"wgmma.wait_group.sync.aligned {pending};", regs, tied, len(regs))
+    out = _asm(ctx, f"wgmma.wait_group.sync.aligned {pending};", regs, _tied(regs), len(regs),
+               [r.type for r in regs])
     at = len(accs)
     for v in held:
         n = len(ctx.values[v])

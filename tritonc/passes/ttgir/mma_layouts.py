@@ -93,14 +93,16 @@ def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
 
 
 _WGMMA_KINDS = {"f16": "f16", "bf16": "bf16", "f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}
-KIND_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1}
+KIND_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "s8": 1}
 
 
 def wgmma_kinds(ir, dot) -> tuple[str, str] | None:
     """The PTX types wgmma names `dot`'s A and B by (f16, bf16, tf32 for fp32 rounded
-    to tf32, e4m3, e5m2: the two fp8 kinds mix), or None when wgmma does not take them
-    into an fp32 accumulator."""
+    to tf32, e4m3, e5m2: the two fp8 kinds mix, into an fp32 accumulator; s8 for int8
+    into int32), or None when wgmma does not take them."""
     a, b, c = (str(_tensor(ir, v.type).element_type) for v in dot.operands[:3])
+    if c == "i32":
+        return ("s8", "s8") if a == b == "i8" else None
     if c != "f32":
         return None
     if _tf32(ir, dot):
