@@ -242,13 +242,18 @@ def _dot_out(X, Y, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, OUT: tl
     ("fp16", "fp16", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 16),
     ("i8", "i32", "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", 32)])
 def test_fp16_and_int8_accumulators_use_tensor_cores(arch, operand, out, mma, k_step):
-    """An fp16 accumulator (`out_dtype=tl.float16`) and int8 operands into int32 run on
-    mma.sync (on sm_90 too: wgmma takes fp32 accumulators only), never on multiply-adds."""
+    """An fp16 accumulator (`out_dtype=tl.float16`) runs on mma.sync (on sm_90 too: wgmma
+    takes fp32 and int32 accumulators only); int8 operands into int32 on mma.sync on
+    sm_80 and on wgmma (`.s32.s8.s8`, one per 32 of K) on sm_90; never on multiply-adds."""
     sig = {"X": f"*{operand}", "Y": f"*{operand}", "Z": f"*{out}"}
     out_dtype = tl.float16 if out == "fp16" else tl.int32
     k = tritonc.compile(_dot_out, sig, {"M": 64, "N": 64, "K": 64, "OUT": out_dtype},
                         target=f"cuda:{arch}", divisible_by_16=set(sig))
     ptx = k.asm["ptx"]
+    if arch == 90 and operand == "i8":
+        assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8") == 64 // k_step
+        assert "mma.sync" not in ptx and "fma.rn" not in ptx
+        return
     # 4 warps, each 16 rows x 64 columns: 8 tiles per step of K
     assert ptx.count(mma) == 8 * (64 // k_step)
     assert "fma.rn" not in ptx and "wgmma" not in ptx

@@ -64,7 +64,7 @@ from tritonc.passes.ttgir.software_pipeline import (
     STAGES,
     TMA,
     copy_width,
-    dot_use,
+    dot_uses,
     dots_of,
     is_transposed,
     load_inputs,
@@ -80,10 +80,10 @@ class Plan:
     tile_index.swizzled_index); `transposed`: tiles whose contiguous dimension is the
     first (the layout's order is (0, 1)), stored one column per row: a K-major B or an
     M-major A operand (wgmma reads them through its transpose immediates, mma.sync with
-    ldmatrix); `trans`: the `tt.trans` between a load and its dot, whose operand is then
-    the stored tile read transposed; `tma`: the loads TMA copies (tma.py), whose bytes in
-    one stage are `tma_bytes`; `ops` / `args`: what the loads' addresses need again for a
-    later iteration (`software_pipeline.loop_slice`)."""
+    ldmatrix); `trans`: the results of the `tt.trans` ops between a load and its dots,
+    operands that read the stored tile transposed; `tma`: the loads TMA copies (tma.py),
+    whose bytes in one stage are `tma_bytes`; `ops` / `args`: what the loads' addresses
+    need again for a later iteration (`software_pipeline.loop_slice`)."""
 
     def __init__(self, ctx: LoweringContext, loop) -> None:
         block = loop.regions[0].blocks[0]
@@ -97,10 +97,12 @@ class Plan:
             raise LoweringError("a pipelined loop's loads need ops that cannot be evaluated "
                                 "for a later iteration")
         self.ops, self.args = found
-        uses = {load: dot_use(load) for load in self.loads}
-        self.wgmma_loads = [load for load in self.loads if warpgroup_dot(ctx, uses[load][0])]
+        uses = {load: dot_uses(load) for load in self.loads}
+        self.wgmma_loads = [load for load in self.loads
+                            if warpgroup_dot(ctx, uses[load][0][0])]
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
-        self.trans = {load: uses[load][1] for load in self.loads if uses[load][1] is not None}
+        self.trans = {load: list({t.results[0]: None for _, t in uses[load] if t is not None})
+                      for load in self.loads}
         self.tma = [load for load in self.loads if TMA in load.attributes]
         self.tma_bytes = sum(tma.copy_bytes(ctx, load) for load in self.tma)
         self.cp_async = len(self.tma) < len(self.loads)  # loads copied by cp.async
@@ -402,10 +404,10 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         ctx.smem_operands[load.results[0]] = at
         if load in p.transposed:
             ctx.smem_k_major.add(load.results[0])
-        if load in p.trans:  # the dot reads the stored tile transposed
-            operand = p.trans[load].results[0]
+        for operand in p.trans[load]:  # a dot reads the stored tile transposed
             ctx.smem_operands[operand] = at
-            ctx.smem_k_major.add(operand)
+            if load not in p.transposed:
+                ctx.smem_k_major.add(operand)
     nxt: list = []
 
     def issue() -> None:

@@ -1,9 +1,10 @@
 """operand-order: dot tiles read through a transposed view load along their contiguous
 dimension.
 
-A `tt.dot` operand loaded through pointers that run contiguously along the tile's first
-dimension (a column-major B, `b_ptr + offs_k[:, None] + offs_n[None, :] * stride_bn`, or
-a column-major A) gets a blocked layout with `order = (0, 1)`, so each thread holds
+A tile only dots read (as A or B, directly or through `tt.trans`) loaded through pointers
+that run contiguously along the tile's first dimension (a column-major B,
+`b_ptr + offs_k[:, None] + offs_n[None, :] * stride_bn`, or a column-major A) gets a
+blocked layout with `order = (0, 1)`, so each thread holds
 elements consecutive in memory and loads or copies them as 16-byte vectors. A dot operand
 that is `tt.trans` of a loaded tile gets the transpose of the tile's layout, so no data
 moves between them.
@@ -52,6 +53,21 @@ _SOURCES = ("tt.splat", "tt.broadcast", "arith.constant", "tt.make_range")
 def _dot_operand_only(value) -> bool:
     uses = list(value.uses)
     return bool(uses) and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses)
+
+
+def _dot_reads(value) -> list | None:
+    """[(a dot's use of `value`, whether through a `tt.trans`)] for every dot reading
+    `value` as A or B, directly or through a `tt.trans` only dots read (attention's
+    backward reads one tile both ways); None when anything else reads it."""
+    found = []
+    for use in value.uses:
+        if use.owner.name == "tt.trans" and _dot_operand_only(use.owner.results[0]):
+            found += [(u, True) for u in use.owner.results[0].uses]
+        elif use.owner.name == "tt.dot" and use.operand_number < 2:
+            found.append((use, False))
+        else:
+            return None
+    return found or None
 
 
 def _yield_of(loop):
@@ -151,12 +167,14 @@ def _k_run(ir, result, contiguous: int | None, num_warps: int, arch: int) -> int
     """How many elements along K each thread holds of the dot operand `result`, which
     runs along dimension `contiguous` in memory: `K_RUN` for a tile wgmma reads K-major
     from a copy the loop writes (8- and 32-bit elements not contiguous along K), else 1."""
-    use = next(iter(result.uses))
-    kinds = wgmma_operand_kinds(ir, use.owner, num_warps) if arch >= 90 else None
-    k_dim = 1 - use.operand_number  # A's K is dimension 1, B's 0
-    if kinds and KIND_BYTES[kinds[use.operand_number]] != 2 and contiguous == 1 - k_dim:
-        return K_RUN
-    return 1
+    runs = set()
+    for use, flipped in _dot_reads(result):
+        kinds = wgmma_operand_kinds(ir, use.owner, num_warps) if arch >= 90 else None
+        k_dim = 1 - use.operand_number  # A's K is dimension 1, B's 0
+        along = contiguous if contiguous is None or not flipped else 1 - contiguous
+        staged = kinds and KIND_BYTES[kinds[use.operand_number]] != 2 and along == 1 - k_dim
+        runs.add(K_RUN if staged else 1)
+    return runs.pop() if len(runs) == 1 else 1
 
 
 def _operand_layout(t, num_warps: int, order: tuple[int, int], depth: int) -> BlockedLayout:
@@ -222,14 +240,14 @@ def order_dot_operands(module, num_warps: int, arch: int = 80) -> None:
         along = AxisAlong()
         for load in ops_named(module, "tt.load"):
             if not (isinstance(load.results[0].type, ir.RankedTensorType)
-                    and _dot_operand_only(load.results[0])):
+                    and _dot_reads(load.results[0])):
                 continue
             if "!tt.ptr<tensor<" in str(load.operands[0].type):
                 _order_block_load(ir, load, num_warps, arch)
             else:
                 _order_load(ir, load, num_warps, arch, along)
         for load in ops_named(module, "tt.descriptor_load"):
-            if _dot_operand_only(load.results[0]):
+            if _dot_reads(load.results[0]):
                 _order_block_load(ir, load, num_warps, arch)
         for trans in ops_named(module, "tt.trans"):
             if _dot_operand_only(trans.results[0]):

@@ -18,7 +18,8 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
 - in a loop with S > 1 that takes no ring: on each tile load only dots read,
   `ttg.prefetch` (issued one iteration early into registers the loop carries).
 
-A load joins the ring when its only user is an mma dot (directly or through `tt.trans`),
+A load joins the ring when only mma dots read it (directly or through `tt.trans`, one way
+or both),
 its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), filled with
 zeros where masked, and copied by TMA or at least 4 bytes at a time; the ops computing its
 addresses (and what the loop yields for the arguments they read) must be evaluable for a
@@ -267,42 +268,49 @@ def tile_bytes(ctx: LoweringContext, load) -> int:
     return (n + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
 
 
-def dot_use(load):
-    """(the dot reading `load`'s tile, the `tt.trans` between them or None), or None when
-    the tile has another user."""
-    uses = list(load.results[0].uses)
-    if len(uses) != 1:
-        return None
-    trans = None
-    if uses[0].owner.name == "tt.trans":
-        trans = uses[0].owner
-        uses = list(trans.results[0].uses)
-        if len(uses) != 1:
+def dot_uses(load) -> list | None:
+    """[(dot, the `tt.trans` between them or None)] for every dot reading `load`'s tile
+    as its A or B operand, directly or through a `tt.trans` only dots read (attention's
+    backward reads one tile both ways); None when anything else reads it."""
+    found = []
+    for use in load.results[0].uses:
+        owner = use.owner
+        if owner.name == "tt.trans":
+            readers = list(owner.results[0].uses)
+            if not readers or any(u.owner.name != "tt.dot" or u.operand_number > 1
+                                  for u in readers):
+                return None
+            found += [(u.owner, owner) for u in readers]
+        elif owner.name == "tt.dot" and use.operand_number <= 1:
+            found.append((owner, None))
+        else:
             return None
-    if uses[0].owner.name != "tt.dot" or uses[0].operand_number > 1:
-        return None
-    return uses[0].owner, trans
+    return found or None
 
 
 def _along_k(ctx: LoweringContext, load, dot, trans) -> bool:
-    """Whether `load`'s tile lies K-major as it is copied: A along its rows, B along its
-    columns or as an N x K tile along its rows that the dot reads transposed."""
+    """Whether `load`'s tile lies K-major for `dot` as it is copied: A along its rows
+    (or along its columns, read transposed), B along its columns (or along its rows, read
+    transposed)."""
+    flipped = is_transposed(ctx, load) != (trans is not None)
     if (trans or load).results[0] == dot.operands[0]:
-        return trans is None and not is_transposed(ctx, load)
-    return is_transposed(ctx, load) != (trans is not None)
+        return not flipped
+    return flipped
 
 
 def _ring_candidate(ctx: LoweringContext, op) -> bool:
-    found = dot_use(op) if op.name in ("tt.load", "tt.descriptor_load") else None
-    if found is None:
+    uses = dot_uses(op) if op.name in ("tt.load", "tt.descriptor_load") else None
+    if uses is None:
         return False
-    dot, trans = found
-    if trans is not None and (is_block_pointer(op.operands[0].type) or is_transposed(ctx, op)):
+    if any(trans is not None for _, trans in uses) and is_block_pointer(op.operands[0].type):
         return False
-    if not isinstance(ctx.layout(dot.results[0].type), MmaLayout):
+    if not all(isinstance(ctx.layout(dot.results[0].type), MmaLayout) for dot, _ in uses):
         return False
-    if _elem_bytes(ctx, op) != 2 and not (warpgroup_dot(ctx, dot)
-                                           and _along_k(ctx, op, dot, trans)):
+    if len({warpgroup_dot(ctx, dot) for dot, _ in uses}) != 1:
+        return False  # wgmma and mma.sync lay their buffers out differently
+    if _elem_bytes(ctx, op) != 2 and not all(warpgroup_dot(ctx, dot) and
+                                             _along_k(ctx, op, dot, trans)
+                                             for dot, trans in uses):
         return False  # tf32 and fp8 tiles: wgmma reads them K-major, else they are staged
     if len(ctx.shape(op.results[0].type)) != 2:
         return False
@@ -338,7 +346,7 @@ def _ring_loads(ctx: LoweringContext, loop) -> list:
 def _by_tma(ctx: LoweringContext, load) -> bool:
     """Whether the ring load `load` is copied by TMA (see above)."""
     if not tma_copies() or ctx.arch != 90 or load.name != "tt.descriptor_load" or \
-            not warpgroup_dot(ctx, dot_use(load)[0]):
+            not all(warpgroup_dot(ctx, dot) for dot, _ in dot_uses(load)):
         return False
     owner = load.operands[0].owner
     if isinstance(owner, ir.Block) or owner.name != "tt.make_tensor_descriptor" or \
@@ -392,7 +400,8 @@ def _unstaged(ctx: LoweringContext, loop, loads: list, dot) -> bool:
     left in flight still reads it."""
     block = loop.regions[0].blocks[0]
     tiles = {load.results[0] for load in loads}
-    tiles |= {found[1].results[0] for found in map(dot_use, loads) if found[1] is not None}
+    tiles |= {trans.results[0] for load in loads for _, trans in dot_uses(load)
+              if trans is not None}
     a, b = dot.operands[0], dot.operands[1]
     outside = defining_block(a) != block
     return b in tiles and (a in tiles or isinstance(ctx.layout(a.type), DotOperandLayout)
