@@ -227,3 +227,30 @@ def test_attention_with_host_descriptors(dtype, head_dim, causal):
         *descs, 0.5, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
         STAGE=3 if causal else 1, num_warps=8, num_stages=3)
     _check_attention(out, q, k, v, causal, dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("k_rows", [True, False])
+@pytest.mark.parametrize("block_n, warps", [(64, 8), (32, 4)])
+def test_a_tile_two_dots_read_both_ways(k_rows, block_n, warps):
+    """dq = sum_j fp16(q @ k_j^T) @ k_j, each key block loaded once and read by both dots
+    (directly and through tl.trans) from one ring buffer, against torch on the same
+    roundings: keys stored one per row and one per column."""
+    import torch
+    from two_reader_kernels import two_readers
+
+    torch.manual_seed(block_n + k_rows)
+    m, n, head = 256, 320, 64
+    q = torch.randn(m, head, device="cuda").half()
+    keys = torch.randn(n, head, device="cuda").half()
+    k_arg = keys if k_rows else keys.t().contiguous()
+    dq = torch.full((m, head), float("nan"), device="cuda")
+    two_readers[(m // 128,)](q, k_arg, dq, n, k_arg.stride(0), BLOCK_M=128, BLOCK_N=block_n,
+                             HEAD=head, K_ROWS=k_rows, num_warps=warps, num_stages=3)
+    want = torch.zeros(m, head, device="cuda", dtype=torch.float64)
+    for j in range(0, n, block_n):
+        block = keys[j:j + block_n].double()
+        p = (q.double() @ block.t()).half().double()
+        want += p @ block
+    err = ((dq.double() - want).norm() / want.norm()).item()
+    assert err <= 2e-3, err

@@ -283,3 +283,33 @@ CHECK: wgmma.commit_group.sync.aligned
     assert ptx.count("wgmma.mma_async") == tile[2] // 32 * (128 // (16 * warps))
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+
+
+@pytest.mark.parametrize("k_rows", [True, False])
+@pytest.mark.parametrize("arch", [80, 90])
+def test_a_tile_two_dots_read_both_ways_joins_the_ring(k_rows, arch, tmp_path):
+    """kT, read as B of q @ kT and through `tl.trans` as B of p @ kT^T, is copied into
+    the ring once by 16-byte cp.async along its contiguous dimension (its rows, or its
+    columns when the keys are stored one per row) and both dots read that buffer: on
+    sm_90 the two wgmmas take the stored tile with opposite transpose immediates."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from two_reader_kernels import two_readers
+
+    sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "dq_ptr": "*fp32", "n_keys": "i32",
+           "stride_k": "i32"}
+    k = tritonc.compile(two_readers, sig, {"BLOCK_M": 128, "BLOCK_N": 64, "HEAD": 64,
+                                           "K_ROWS": k_rows},
+                        target=f"cuda:{arch}", divisible_by_16=set(sig), num_warps=8,
+                        num_stages=3)
+    ttgir = k.asm["ttgir"]
+    assert ttgir.count("ttg.pipelined") == 1 and "ttg.ring_buffers" in ttgir
+    ptx = k.asm["ptx"]
+    body = ptx[ptx.index("cp.async.commit_group"):]
+    assert "cp.async.cg.shared.global" in ptx and "ld.global.v4" not in body
+    if arch == 90:
+        trans_b = set(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.f16\.f16"
+                                 r" \{[^}]*\}, (?:\{[^}]*\}|%rd\d+), %rd\d+, 1, 1, 1"
+                                 r"(?:, \d)?, (\d);", ptx))
+        assert trans_b == {"0", "1"}, trans_b
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
