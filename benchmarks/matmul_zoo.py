@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from run import finish_row, load_kernels, print_geomean  # noqa: E402
+from run import finish_row, load_kernels, print_geomean, triton_allocator  # noqa: E402
 
 from tritonc.testing import do_bench  # noqa: E402
 
@@ -128,17 +128,6 @@ def _measure(module, source, a, b, ref, size, tile, dtype) -> float:
                   size)
 
 
-def _triton_allocator(flavours) -> None:
-    """Triton's in-kernel tensor descriptors need scratch memory from torch."""
-    try:
-        import triton
-    except ImportError:
-        flavours.pop("triton")
-        return
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
-                                                                 device="cuda"))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -166,7 +155,7 @@ def main() -> None:
             parser.error(f"unknown source {s!r} (choose from {', '.join(SOURCES)})")
     path = HERE / "matmul_kernels.py"
     flavours = {name: load_kernels(name, path) for name in ("tritonc", "triton")}
-    _triton_allocator(flavours)
+    triton_allocator(flavours)
     rows = []
     for dtype in dtypes:
         for size in sizes:

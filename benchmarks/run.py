@@ -63,6 +63,18 @@ def finish_row(row: dict, flavours) -> None:
             print(f"    {flavour}: {row[f'{flavour}_error']}")
 
 
+def triton_allocator(flavours: dict) -> None:
+    """Triton's in-kernel tensor descriptors need scratch memory from torch; without a
+    `triton` package the Triton side is dropped from `flavours`."""
+    try:
+        import triton
+    except ImportError:
+        flavours.pop("triton")
+        return
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device="cuda"))
+
+
 def print_geomean(rows: list[dict]) -> float | None:
     """Print and return the geomean of the rows' ratios tritonc / Triton (None: no ratio)."""
     ratios = [r["ratio"] for r in rows if r.get("ratio")]

@@ -522,19 +522,8 @@ def check(case: StyleCase, expected: dict) -> None:
                                  f"(worst {worst:.3g}x the tolerance)")
 
 
-def _triton_allocator(flavours) -> None:
-    """Triton's in-kernel tensor descriptors need scratch memory from torch."""
-    try:
-        import triton
-    except ImportError:
-        flavours.pop("triton")
-        return
-    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
-                                                                 device="cuda"))
-
-
 def main() -> None:
-    from run import finish_row, load_kernels, print_geomean
+    from run import finish_row, load_kernels, print_geomean, triton_allocator
 
     from tritonc.testing import do_bench
 
@@ -553,7 +542,7 @@ def main() -> None:
             parser.error(f"no case matches {args.only!r} (cases: "
                          f"{', '.join(b.__name__ for b in CASES)})")
     flavours = {name: load_kernels(name, STYLE_KERNELS) for name in ("tritonc", "triton")}
-    _triton_allocator(flavours)
+    triton_allocator(flavours)
     print(f"{'case':46} {'size':18} {'metric':8} {'tritonc':>8} {'Triton':>8} {'ratio':>6}")
     rows = []
     for build in builders:
