@@ -230,12 +230,14 @@ def test_attention_with_host_descriptors(dtype, head_dim, causal):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("arch", [None, 80])
 @pytest.mark.parametrize("k_rows", [True, False])
 @pytest.mark.parametrize("block_n, warps", [(64, 8), (32, 4)])
-def test_a_tile_two_dots_read_both_ways(k_rows, block_n, warps):
+def test_a_tile_two_dots_read_both_ways(arch, k_rows, block_n, warps):
     """dq = sum_j fp16(q @ k_j^T) @ k_j, each key block loaded once and read by both dots
     (directly and through tl.trans) from one ring buffer, against torch on the same
-    roundings: keys stored one per row and one per column."""
+    roundings: keys stored one per row and one per column; compiled for the device (wgmma
+    on sm_90) and for sm_80 (mma.sync reading the buffer through ldmatrix)."""
     import torch
     from two_reader_kernels import two_readers
 
@@ -246,7 +248,8 @@ def test_a_tile_two_dots_read_both_ways(k_rows, block_n, warps):
     k_arg = keys if k_rows else keys.t().contiguous()
     dq = torch.full((m, head), float("nan"), device="cuda")
     two_readers[(m // 128,)](q, k_arg, dq, n, k_arg.stride(0), BLOCK_M=128, BLOCK_N=block_n,
-                             HEAD=head, K_ROWS=k_rows, num_warps=warps, num_stages=3)
+                             HEAD=head, K_ROWS=k_rows, num_warps=warps, num_stages=3,
+                             arch=arch)
     want = torch.zeros(m, head, device="cuda", dtype=torch.float64)
     for j in range(0, n, block_n):
         block = keys[j:j + block_n].double()

@@ -63,11 +63,11 @@ def rewrite_block_pointers(module) -> None:
 
 def _rewritable(func) -> bool:
     """Whether every op of `func` that takes or makes a block pointer is one this pass
-    rewrites, and its arguments and results hold none."""
-    if any(is_block_pointer_type(a.type) for a in func.regions[0].blocks[0].arguments):
-        return False
+    rewrites (so none is returned or passed to a call), and no argument is one."""
     from mlir import ir
 
+    if any(is_block_pointer_type(a.type) for a in func.regions[0].blocks[0].arguments):
+        return False
     found = []
 
     def visit(op):
