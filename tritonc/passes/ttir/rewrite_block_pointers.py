@@ -44,7 +44,7 @@ from tritonc.passes.ttgir import ops_named
 _BLOCK = re.compile(r"^!tt\.ptr<tensor<((?:\d+x)+)(.+)>, (\d+) : i32>$")
 _SUPPORTED = ("tt.make_block_ptr", "tt.advance", "tt.load", "tt.store", "scf.for", "scf.if",
               "scf.while", "scf.yield", "scf.condition", "arith.select")
-_SGE, _SLT = 5, 2  # arith.cmpi predicates
+_NE, _SLT, _SGE = 1, 2, 5  # arith.cmpi predicates
 
 
 def is_block_pointer_type(ty) -> bool:
@@ -185,6 +185,9 @@ class _Rewriter:
         ir = self.ir
         ptrs, mask = self._addresses(op, op.operands[0], _checked(op))
         result = op.results[0].type
+        boolean = _is_boolean(ir, result)
+        if boolean:  # booleans lie in memory as bytes, as the language loads them
+            ptrs, result = self._as_bytes(op, ptrs), _with_element(ir, result, 8)
         attrs = _attributes(op)
         attrs["boundary_check"] = ir.DenseI32ArrayAttr.get([])
         attrs["padding"] = ir.StringAttr.get("")
@@ -195,16 +198,30 @@ class _Rewriter:
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(
             [1, int(mask is not None), int(mask is not None)])
         new = self._value(op, "tt.load", operands, result, attrs)
+        if boolean:
+            new = self._cmp(op, _NE, new, self._fill(op, result, ""), op.results[0].type)
         op.results[0].replace_all_uses_with(new)
         self.dead.append(op)
+
+    def _as_bytes(self, op, ptrs):
+        """`ptrs` (a tensor of pointers to i1) as pointers to i8."""
+        ir = self.ir
+        t = ir.RankedTensorType(ptrs.type)
+        space = _block_space(str(t.element_type))
+        byte_ptr = ir.Type.parse(f"!tt.ptr<i8, {space} : i32>")
+        return self._value(op, "tt.bitcast", [ptrs], ir.RankedTensorType.get(t.shape, byte_ptr))
 
     def _store(self, op) -> None:
         ir = self.ir
         ptrs, mask = self._addresses(op, op.operands[0], _checked(op))
+        value = op.operands[1]
+        if _is_boolean(ir, value.type):
+            ptrs = self._as_bytes(op, ptrs)
+            value = self._value(op, "arith.extui", [value], _with_element(ir, value.type, 8))
         attrs = _attributes(op)
         attrs["boundary_check"] = ir.DenseI32ArrayAttr.get([])
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, int(mask is not None)])
-        operands = [ptrs, op.operands[1]] + ([mask] if mask is not None else [])
+        operands = [ptrs, value] + ([mask] if mask is not None else [])
         self._create("tt.store", operands, [], attrs, anchor=op)
         self.dead.append(op)
 
@@ -384,6 +401,22 @@ def _block(ty) -> tuple[list[int], str, str]:
 
 def _rank(ty) -> int:
     return len(_block(ty)[0])
+
+
+def _block_space(pointer: str) -> str:
+    """The address space of a `!tt.ptr<...>` type's text."""
+    return pointer.rsplit(",", 1)[1].split(":")[0].strip()
+
+
+def _is_boolean(ir, ty) -> bool:
+    elt = ir.RankedTensorType(ty).element_type
+    return isinstance(elt, ir.IntegerType) and ir.IntegerType(elt).width == 1
+
+
+def _with_element(ir, ty, bits: int):
+    """The tensor type `ty` with i`bits` elements."""
+    return ir.RankedTensorType.get(ir.RankedTensorType(ty).shape,
+                                   ir.IntegerType.get_signless(bits))
 
 
 def _checked(op) -> list[int]:
