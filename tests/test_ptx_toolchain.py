@@ -282,3 +282,21 @@ ptxas info    : Function properties for k
 ptxas info    : Used 204 registers, used 1 barriers
 """
     assert parse_report(report, "k")["warnings"] == [note]
+
+
+def test_a_bitcast_between_sizes_is_an_error_not_an_abort():
+    """The LLVM dialect accepts `llvm.bitcast` of vector<1xi8> to vector<1xi1>; LLVM's
+    optimizer asserts on it and takes the process down. The type guard refuses it first,
+    with a CompilationError naming the kernel; a bitcast between equal sizes compiles."""
+    from tritonc.compiler.errors import CompilationError
+
+    def module(to: str) -> str:
+        return SCALE_LLVM.replace(
+            "%w = llvm.fmul %v, %v : f32\n      llvm.store %w, %q : f32, !llvm.ptr<1>",
+            f"%w = llvm.bitcast %v : f32 to {to}\n"
+            f"      llvm.store %w, %q : {to}, !llvm.ptr<1>")
+
+    with pytest.raises(CompilationError, match=r"bitcast of f32 to vector<2xi8>"):
+        llvm_to_ptx.llvm_module_to_ptx(module("vector<2xi8>"), "scale_kernel", 90)
+    _, ptx = llvm_to_ptx.llvm_module_to_ptx(module("vector<4xi8>"), "scale_kernel", 90)
+    assert ".visible .entry scale_kernel(" in ptx

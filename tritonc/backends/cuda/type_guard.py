@@ -5,7 +5,9 @@ MLIR's translation to LLVM IR aborts the process (it does not raise) on a type i
 map, such as an fp8 float (`f8E4M3FN`) or a `tensor<...>` left behind by a lowering.
 `check_llvm_types` walks the module first (op result and block-argument types, which
 cover every operand, and the types inside attributes such as a GEP's `elem_type`) and raises a
-`CompilationError` naming the kernel, the type and the kernel source line of the op.
+`CompilationError` naming the kernel, the type and the kernel source line of the op. So does
+an `llvm.bitcast` between types of different sizes (`vector<1xi8>` to `vector<1xi1>`),
+which the dialect accepts and LLVM's optimizer then aborts on.
 
 In: an LLVM-dialect module (after `LLVM_DIALECT_PASSES`). Out: nothing, or the error.
 """
@@ -25,6 +27,18 @@ _BAD_ATTR = re.compile(r"\b(f8E\w+|f6E\w+|f4E\w+)\b")
 # The attributes of LLVM-dialect ops that hold types or typed values.
 _TYPED_ATTRIBUTES = ("elem_type", "function_type", "global_type", "value", "var_type")
 _LOC = re.compile(r'loc\("([^"]+)":(\d+):(\d+)')
+_SCALAR_BITS = re.compile(r"^(?:i(\d+)|f(16|32|64)|(bf16))$")
+_VECTOR = re.compile(r"^vector<(\d+)x(\w+)>$")
+
+
+def _bits(text: str) -> int | None:
+    """The size in bits of an integer, float or vector-of-them type; None for others."""
+    vector = _VECTOR.match(text)
+    count, text = (int(vector.group(1)), vector.group(2)) if vector else (1, text)
+    scalar = _SCALAR_BITS.match(text)
+    if scalar is None:
+        return None
+    return count * int(scalar.group(1) or scalar.group(2) or 16)
 
 
 def _error(op, what: str, kernel_name: str) -> CompilationError:
@@ -66,6 +80,12 @@ def check_llvm_types(module, kernel_name: str) -> None:
             text = str(value.type)
             if bad(text, _BAD_TYPE):
                 found.append(_error(op, f"the type {text}", kernel_name))
+                return ir.WalkResult.INTERRUPT
+        if op.name == "llvm.bitcast":
+            sizes = {_bits(str(op.operands[0].type)), _bits(str(op.results[0].type))}
+            if len(sizes) > 1 and None not in sizes:
+                found.append(_error(op, f"a bitcast of {op.operands[0].type} to "
+                                        f"{op.results[0].type} (sizes differ)", kernel_name))
                 return ir.WalkResult.INTERRUPT
         attributes = op.attributes
         for name in _TYPED_ATTRIBUTES:
