@@ -106,7 +106,7 @@ def _asm(ctx: LoweringContext, text: str, operands: list, constraints: list[str]
 
 def _tied(regs: list) -> list[str]:
     """Constraints of accumulator registers `regs` written in place: f32 or s32 ones."""
-    outs = ["=f" if isinstance(r.type, ir.F32Type) else "=r" for r in regs]
+    outs = ["=f" if str(r.type) == "f32" else "=r" for r in regs]
     return outs + [str(i) for i in range(len(regs))]
 
 
