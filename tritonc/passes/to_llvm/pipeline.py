@@ -101,7 +101,8 @@ class Plan:
         self.wgmma_loads = [load for load in self.loads
                             if warpgroup_dot(ctx, uses[load][0][0])]
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
-        self.trans = {load: list({t.results[0]: None for _, t in uses[load] if t is not None})
+        self.trans = {load: list({t.results[0]: None for _, t, _ in uses[load]
+                                  if t is not None})
                       for load in self.loads}
         self.tma = [load for load in self.loads if TMA in load.attributes]
         self.tma_bytes = sum(tma.copy_bytes(ctx, load) for load in self.tma)

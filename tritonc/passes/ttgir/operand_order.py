@@ -44,6 +44,7 @@ from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 from tritonc.passes.ttgir.mma_layouts import KIND_BYTES, wgmma_operand_kinds
+from tritonc.passes.ttgir.software_pipeline import dot_uses
 
 _SAME_SHAPE = ("arith.", "tt.addptr")
 K_RUN = 4  # elements along K per thread of a tile stored K-major for wgmma
@@ -53,21 +54,6 @@ _SOURCES = ("tt.splat", "tt.broadcast", "arith.constant", "tt.make_range")
 def _dot_operand_only(value) -> bool:
     uses = list(value.uses)
     return bool(uses) and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses)
-
-
-def _dot_reads(value) -> list | None:
-    """[(a dot's use of `value`, whether through a `tt.trans`)] for every dot reading
-    `value` as A or B, directly or through a `tt.trans` only dots read (attention's
-    backward reads one tile both ways); None when anything else reads it."""
-    found = []
-    for use in value.uses:
-        if use.owner.name == "tt.trans" and _dot_operand_only(use.owner.results[0]):
-            found += [(u, True) for u in use.owner.results[0].uses]
-        elif use.owner.name == "tt.dot" and use.operand_number < 2:
-            found.append((use, False))
-        else:
-            return None
-    return found or None
 
 
 def _yield_of(loop):
@@ -163,16 +149,16 @@ def _in_old_layout(ir, value, old_type, user):
                                loc=user.location, ip=ir.InsertionPoint(user)).results[0]
 
 
-def _k_run(ir, result, contiguous: int | None, num_warps: int, arch: int) -> int:
-    """How many elements along K each thread holds of the dot operand `result`, which
+def _k_run(ir, load, contiguous: int | None, num_warps: int, arch: int) -> int:
+    """How many elements along K each thread holds of the dot operand `load` loads, which
     runs along dimension `contiguous` in memory: `K_RUN` for a tile wgmma reads K-major
     from a copy the loop writes (8- and 32-bit elements not contiguous along K), else 1."""
     runs = set()
-    for use, flipped in _dot_reads(result):
-        kinds = wgmma_operand_kinds(ir, use.owner, num_warps) if arch >= 90 else None
-        k_dim = 1 - use.operand_number  # A's K is dimension 1, B's 0
-        along = contiguous if contiguous is None or not flipped else 1 - contiguous
-        staged = kinds and KIND_BYTES[kinds[use.operand_number]] != 2 and along == 1 - k_dim
+    for dot, trans, operand in dot_uses(load):
+        kinds = wgmma_operand_kinds(ir, dot, num_warps) if arch >= 90 else None
+        k_dim = 1 - operand  # A's K is dimension 1, B's 0
+        along = contiguous if contiguous is None or trans is None else 1 - contiguous
+        staged = kinds and KIND_BYTES[kinds[operand]] != 2 and along == 1 - k_dim
         runs.add(K_RUN if staged else 1)
     return runs.pop() if len(runs) == 1 else 1
 
@@ -194,7 +180,7 @@ def _order_block_load(ir, load, num_warps: int, arch: int) -> None:
     layout = parse_layout(str(t.encoding))
     if not isinstance(layout, BlockedLayout) or layout.rank != 2:
         return
-    depth = _k_run(ir, result, layout.order[0], num_warps, arch)
+    depth = _k_run(ir, load, layout.order[0], num_warps, arch)
     if depth == 1:
         return
     new = _operand_layout(t, num_warps, layout.order, depth)
@@ -207,7 +193,7 @@ def _order_load(ir, load, num_warps: int, arch: int, along: AxisAlong) -> None:
     result = load.results[0]
     t = ir.RankedTensorType(result.type)
     contiguous = along.running_dim(ptr)
-    depth = _k_run(ir, result, contiguous, num_warps, arch)
+    depth = _k_run(ir, load, contiguous, num_warps, arch)
     if contiguous != 0 and depth == 1:
         return
     layout = _operand_layout(t, num_warps, (0, 1) if contiguous == 0 else (1, 0), depth)
@@ -240,14 +226,14 @@ def order_dot_operands(module, num_warps: int, arch: int = 80) -> None:
         along = AxisAlong()
         for load in ops_named(module, "tt.load"):
             if not (isinstance(load.results[0].type, ir.RankedTensorType)
-                    and _dot_reads(load.results[0])):
+                    and dot_uses(load)):
                 continue
             if "!tt.ptr<tensor<" in str(load.operands[0].type):
                 _order_block_load(ir, load, num_warps, arch)
             else:
                 _order_load(ir, load, num_warps, arch, along)
         for load in ops_named(module, "tt.descriptor_load"):
-            if _dot_reads(load.results[0]):
+            if dot_uses(load):
                 _order_block_load(ir, load, num_warps, arch)
         for trans in ops_named(module, "tt.trans"):
             if _dot_operand_only(trans.results[0]):

@@ -68,6 +68,7 @@ from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir import defining_block, ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
+from tritonc.passes.ttir.combine import is_zero_splat
 from tritonc.runtime import descriptors
 
 STAGES, BUFFERS, ASYNC_DOT = "ttg.pipeline_stages", "ttg.ring_buffers", "ttg.async_dot"
@@ -226,14 +227,6 @@ def load_inputs(load) -> list:
     return [load.operands[0]] + ([load.operands[1]] if segs[1] else [])
 
 
-def _is_zero_constant(value) -> bool:
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return False
-    splat = ir.DenseElementsAttr(owner.attributes["value"]).get_splat_value()
-    return str(splat).split(":")[0].strip() in ("0", "0.000000e+00", "-0.000000e+00")
-
-
 def is_transposed(ctx: LoweringContext, load) -> bool:
     """Whether `load`'s tile runs along its first dimension (layout order (0, 1))."""
     layout = ctx.layout(load.results[0].type)
@@ -269,9 +262,10 @@ def tile_bytes(ctx: LoweringContext, load) -> int:
 
 
 def dot_uses(load) -> list | None:
-    """[(dot, the `tt.trans` between them or None)] for every dot reading `load`'s tile
-    as its A or B operand, directly or through a `tt.trans` only dots read (attention's
-    backward reads one tile both ways); None when anything else reads it."""
+    """[(dot, the `tt.trans` between them or None, the dot's operand number: 0 for A, 1 for
+    B)] for every dot reading `load`'s tile, directly or through a `tt.trans` only dots
+    read (attention's backward reads one tile both ways); None when anything else reads
+    it."""
     found = []
     for use in load.results[0].uses:
         owner = use.owner
@@ -280,37 +274,36 @@ def dot_uses(load) -> list | None:
             if not readers or any(u.owner.name != "tt.dot" or u.operand_number > 1
                                   for u in readers):
                 return None
-            found += [(u.owner, owner) for u in readers]
+            found += [(u.owner, owner, u.operand_number) for u in readers]
         elif owner.name == "tt.dot" and use.operand_number <= 1:
-            found.append((owner, None))
+            found.append((owner, None, use.operand_number))
         else:
             return None
     return found or None
 
 
-def _along_k(ctx: LoweringContext, load, dot, trans) -> bool:
-    """Whether `load`'s tile lies K-major for `dot` as it is copied: A along its rows
-    (or along its columns, read transposed), B along its columns (or along its rows, read
-    transposed)."""
+def _along_k(ctx: LoweringContext, load, trans, operand: int) -> bool:
+    """Whether `load`'s tile, as it is copied, lies K-major for the dot operand it is
+    (`operand` 0: A, 1: B): A along its rows (or along its columns, read transposed), B
+    along its columns (or along its rows, read transposed)."""
     flipped = is_transposed(ctx, load) != (trans is not None)
-    if (trans or load).results[0] == dot.operands[0]:
-        return not flipped
-    return flipped
+    return flipped == (operand == 1)
 
 
 def _ring_candidate(ctx: LoweringContext, op) -> bool:
     uses = dot_uses(op) if op.name in ("tt.load", "tt.descriptor_load") else None
     if uses is None:
         return False
-    if any(trans is not None for _, trans in uses) and is_block_pointer(op.operands[0].type):
+    if any(trans is not None for _, trans, _ in uses) and \
+            is_block_pointer(op.operands[0].type):
         return False
-    if not all(isinstance(ctx.layout(dot.results[0].type), MmaLayout) for dot, _ in uses):
+    if not all(isinstance(ctx.layout(dot.results[0].type), MmaLayout) for dot, _, _ in uses):
         return False
-    if len({warpgroup_dot(ctx, dot) for dot, _ in uses}) != 1:
+    if len({warpgroup_dot(ctx, dot) for dot, _, _ in uses}) != 1:
         return False  # wgmma and mma.sync lay their buffers out differently
     if _elem_bytes(ctx, op) != 2 and not all(warpgroup_dot(ctx, dot) and
-                                             _along_k(ctx, op, dot, trans)
-                                             for dot, trans in uses):
+                                             _along_k(ctx, op, trans, operand)
+                                             for dot, trans, operand in uses):
         return False  # tf32 and fp8 tiles: wgmma reads them K-major, else they are staged
     if len(ctx.shape(op.results[0].type)) != 2:
         return False
@@ -323,7 +316,7 @@ def _ring_candidate(ctx: LoweringContext, op) -> bool:
             return False
     else:
         segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-        if segs[2] and not _is_zero_constant(op.operands[1 + segs[1]]):
+        if segs[2] and not is_zero_splat(op.operands[1 + segs[1]]):
             return False
     # cp.async moves 4 bytes or more; TMA copies whole boxes, bounds checked
     return _by_tma(ctx, op) or copy_width(ctx, op) * _elem_bytes(ctx, op) >= 4
@@ -346,7 +339,7 @@ def _ring_loads(ctx: LoweringContext, loop) -> list:
 def _by_tma(ctx: LoweringContext, load) -> bool:
     """Whether the ring load `load` is copied by TMA (see above)."""
     if not tma_copies() or ctx.arch != 90 or load.name != "tt.descriptor_load" or \
-            not all(warpgroup_dot(ctx, dot) for dot, _ in dot_uses(load)):
+            not all(warpgroup_dot(ctx, dot) for dot, _, _ in dot_uses(load)):
         return False
     owner = load.operands[0].owner
     if isinstance(owner, ir.Block) or owner.name != "tt.make_tensor_descriptor" or \
@@ -400,7 +393,7 @@ def _unstaged(ctx: LoweringContext, loop, loads: list, dot) -> bool:
     left in flight still reads it."""
     block = loop.regions[0].blocks[0]
     tiles = {load.results[0] for load in loads}
-    tiles |= {trans.results[0] for load in loads for _, trans in dot_uses(load)
+    tiles |= {trans.results[0] for load in loads for _, trans, _ in dot_uses(load)
               if trans is not None}
     a, b = dot.operands[0], dot.operands[1]
     outside = defining_block(a) != block

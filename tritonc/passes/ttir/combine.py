@@ -38,7 +38,7 @@ def _fold(ir, add) -> None:
         dot = add.operands[index].owner
         if isinstance(dot, ir.Block) or dot.name != "tt.dot":
             continue
-        if len(list(dot.results[0].uses)) != 1 or not _is_zero(ir, dot.operands[2]):
+        if len(list(dot.results[0].uses)) != 1 or not is_zero_splat(dot.operands[2]):
             continue
         other = add.operands[1 - index]
         if other.type != add.results[0].type:
@@ -54,8 +54,10 @@ def _fold(ir, add) -> None:
         return
 
 
-def _is_zero(ir, value) -> bool:
-    """Whether `value` is a constant splat of zero."""
+def is_zero_splat(value) -> bool:
+    """Whether `value` is a constant splat of zero (+0.0 or -0.0 for floats)."""
+    from mlir import ir
+
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.name != "arith.constant":
         return False

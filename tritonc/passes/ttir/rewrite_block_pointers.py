@@ -39,16 +39,14 @@ from __future__ import annotations
 
 import re
 
+from tritonc.passes.to_llvm.blocks import block_rank, is_block_pointer
+from tritonc.passes.to_llvm.context import pointee_text
 from tritonc.passes.ttgir import ops_named
 
-_BLOCK = re.compile(r"^!tt\.ptr<tensor<((?:\d+x)+)(.+)>, (\d+) : i32>$")
+_BLOCK = re.compile(r"^tensor<((?:\d+x)+)(.+)>$")
 _SUPPORTED = ("tt.make_block_ptr", "tt.advance", "tt.load", "tt.store", "scf.for", "scf.if",
               "scf.while", "scf.yield", "scf.condition", "arith.select")
 _NE, _SLT, _SGE = 1, 2, 5  # arith.cmpi predicates
-
-
-def is_block_pointer_type(ty) -> bool:
-    return _BLOCK.match(str(ty)) is not None
 
 
 def rewrite_block_pointers(module) -> None:
@@ -66,13 +64,13 @@ def _rewritable(func) -> bool:
     rewrites (so none is returned or passed to a call), and no argument is one."""
     from mlir import ir
 
-    if any(is_block_pointer_type(a.type) for a in func.regions[0].blocks[0].arguments):
+    if any(is_block_pointer(a.type) for a in func.regions[0].blocks[0].arguments):
         return False
     found = []
 
     def visit(op):
         types = [v.type for v in op.operands] + [r.type for r in op.results]
-        if op.name not in _SUPPORTED and any(is_block_pointer_type(t) for t in types):
+        if op.name not in _SUPPORTED and any(is_block_pointer(t) for t in types):
             found.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -111,11 +109,11 @@ class _Rewriter:
             self.dead.append(op)
         elif name == "tt.advance":
             self._advance(op)
-        elif name == "tt.load" and is_block_pointer_type(op.operands[0].type):
+        elif name == "tt.load" and is_block_pointer(op.operands[0].type):
             self._load(op)
-        elif name == "tt.store" and is_block_pointer_type(op.operands[0].type):
+        elif name == "tt.store" and is_block_pointer(op.operands[0].type):
             self._store(op)
-        elif name == "arith.select" and is_block_pointer_type(op.results[0].type):
+        elif name == "arith.select" and is_block_pointer(op.results[0].type):
             self._select(op)
         elif name in ("scf.yield", "scf.condition") and self._carries(op.operands):
             self._terminator(op)
@@ -132,25 +130,25 @@ class _Rewriter:
 
     @staticmethod
     def _carries(values) -> bool:
-        return any(is_block_pointer_type(v.type) for v in values)
+        return any(is_block_pointer(v.type) for v in values)
 
     def _expand(self, values) -> list:
         """`values` with each block pointer replaced by its parts, after the others."""
-        plain = [v for v in values if not is_block_pointer_type(v.type)]
-        return plain + [p for v in values if is_block_pointer_type(v.type)
+        plain = [v for v in values if not is_block_pointer(v.type)]
+        return plain + [p for v in values if is_block_pointer(v.type)
                         for p in self.parts[v]]
 
     def _bind(self, olds, news) -> None:
         """Map the values `olds` to `news` laid out as `_expand` lays them out: plain ones
         replaced, block pointers given their parts."""
         news = list(news)
-        plain = [v for v in olds if not is_block_pointer_type(v.type)]
+        plain = [v for v in olds if not is_block_pointer(v.type)]
         for old, new in zip(plain, news):
             old.replace_all_uses_with(new)
         at = len(plain)
         for old in olds:
-            if is_block_pointer_type(old.type):
-                n = 1 + 3 * _rank(old.type)
+            if is_block_pointer(old.type):
+                n = 1 + 3 * block_rank(old.type)
                 self.parts[old] = news[at:at + n]
                 at += n
 
@@ -207,8 +205,7 @@ class _Rewriter:
         """`ptrs` (a tensor of pointers to i1) as pointers to i8."""
         ir = self.ir
         t = ir.RankedTensorType(ptrs.type)
-        space = _block_space(str(t.element_type))
-        byte_ptr = ir.Type.parse(f"!tt.ptr<i8, {space} : i32>")
+        byte_ptr = ir.Type.parse(f"!tt.ptr<i8, {pointee_text(t.element_type)[1]} : i32>")
         return self._value(op, "tt.bitcast", [ptrs], ir.RankedTensorType.get(t.shape, byte_ptr))
 
     def _store(self, op) -> None:
@@ -336,15 +333,15 @@ class _Rewriter:
         block.append_to(new_op.regions[region])
         loc = new_op.location
         for index, arg in enumerate(list(block.arguments)):
-            if is_block_pointer_type(arg.type):
+            if is_block_pointer(arg.type):
                 self.parts[arg] = [block.add_argument(t, loc) for t in self._part_types(arg.type)]
                 self.dead_args.append((block, index))
 
     def _part_types(self, ty) -> list:
         """The types of a block pointer's parts, as `tt.make_block_ptr` takes them: the
         base pointer, the shape and strides (i64) and the offsets (i32)."""
-        _, elt, space = _block(ty)
-        rank = _rank(ty)
+        shape, elt, space = _block(ty)
+        rank = len(shape)
         base = self.ir.Type.parse(f"!tt.ptr<{elt}, {space} : i32>")
         return [base] + [self.i64] * (2 * rank) + [self.i32] * rank
 
@@ -373,8 +370,8 @@ class _Rewriter:
 
     def _layout_types(self, values) -> list:
         """The types of `values` laid out as `_expand` lays them out."""
-        plain = [v.type for v in values if not is_block_pointer_type(v.type)]
-        return plain + [t for v in values if is_block_pointer_type(v.type)
+        plain = [v.type for v in values if not is_block_pointer(v.type)]
+        return plain + [t for v in values if is_block_pointer(v.type)
                         for t in self._part_types(v.type)]
 
     def _while(self, op) -> None:
@@ -393,19 +390,11 @@ class _Rewriter:
         self.dead.append(op)
 
 
-def _block(ty) -> tuple[list[int], str, str]:
+def _block(ty) -> tuple[list[int], str, int]:
     """(block shape, element type text, address space) of a block pointer type."""
-    found = _BLOCK.match(str(ty))
-    return [int(s) for s in found.group(1).split("x")[:-1]], found.group(2), found.group(3)
-
-
-def _rank(ty) -> int:
-    return len(_block(ty)[0])
-
-
-def _block_space(pointer: str) -> str:
-    """The address space of a `!tt.ptr<...>` type's text."""
-    return pointer.rsplit(",", 1)[1].split(":")[0].strip()
+    pointee, space = pointee_text(ty)
+    found = _BLOCK.match(pointee)
+    return [int(s) for s in found.group(1).split("x")[:-1]], found.group(2), space
 
 
 def _is_boolean(ir, ty) -> bool:
