@@ -144,7 +144,9 @@ CHECK: wgmma.commit_group.sync.aligned
 def test_bounds_checked_tiles_join_the_ring(source, a_col, b_col, tmp_path):
     """Block-pointer tiles checked on both dimensions and descriptor tiles (always
     checked) arrive by 16-byte cp.async when the sizes keep each vector wholly inside or
-    outside: no register staging, no spills."""
+    outside: no register staging, no spills. (Descriptors made from the kernel's
+    arguments copy by TMA on sm_90 unless `launch_tensormaps` is off:
+    tests/test_launch_tensormaps.py.)"""
     sig = {n: "*bf16" for n in ("a_ptr", "b_ptr", "c_ptr")}
     sig.update({n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")})
     const = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8, PRECISION="ieee",
@@ -161,7 +163,7 @@ def test_bounds_checked_tiles_join_the_ring(source, a_col, b_col, tmp_path):
                       "A_ORDER": (0, 1) if a_col else (1, 0),
                       "B_ORDER": (0, 1) if b_col else (1, 0)})
     k = tritonc.compile(fn, sig, const, target="cuda:90", divisible_by_16=set(sig),
-                        num_warps=8, num_stages=3)
+                        num_warps=8, num_stages=3, options={"launch_tensormaps": False})
     filecheck(k.asm["ptx"], f"""
 CHECK: .target sm_90a
 CHECK-NOT: ld.global

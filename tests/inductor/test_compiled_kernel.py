@@ -75,7 +75,8 @@ class FakeDriver:
     def set_max_dynamic_shared(self, function, nbytes):
         raise AssertionError("a pointwise kernel needs no dynamic shared memory")
 
-    def launcher(self, function, signature, block, shared=0):
+    def launcher(self, function, signature, block, shared=0, tensormaps=()):
+        assert not tensormaps  # no descriptor made in these kernels
         return FakeLauncher(self.calls, function, list(signature), block, shared)
 
 

@@ -56,7 +56,9 @@ def aot_command(kernel_spec: str, signatures: tuple[str, ...], constexpr_text: s
         for spec in specs:
             require_constexprs(kernel, spec)
         archs = parse_targets(target)
-        options = parse_options(num_warps=num_warps, num_stages=num_stages)
+        # the C launcher passes the kernel's arguments only: no maps for its descriptors
+        options = parse_options(num_warps=num_warps, num_stages=num_stages,
+                                launch_tensormaps=False)
         grid = parse_grid(grid_text)
         # check types and the grid before the (slow) compilation
         variants = [Variant(spec) for spec in specs]

@@ -113,6 +113,7 @@ class CompiledKernel:
         self.n_regs = report.get("registers")
         self.n_spills = report.get("spill_stores")
         self.n_max_threads = 32 * options.num_warps
+        self.tensormaps = meta.get("tensormaps", [])  # maps its launch encodes (sm_90)
         self.module = None
         self.function = None
         self.run = None
@@ -217,9 +218,10 @@ def _publish_cubin(kernel: CompiledKernel) -> None:
     """Write the cubin where Inductor's static launcher looks for Triton's:
     `$TRITON_CACHE_DIR/<path key of the hash>/<kernel name>.cubin` (Inductor sets the
     variable before it compiles). Written to a temporary name and renamed; a directory
-    that cannot be written leaves Inductor on the kernel's own `run`."""
+    that cannot be written, or a kernel taking tensor maps its launch encodes, leaves
+    Inductor on the kernel's own `run`."""
     directory = os.environ.get("TRITON_CACHE_DIR")
-    if not directory:
+    if not directory or kernel.tensormaps:  # the static launcher passes no maps
         return
     try:
         from torch._inductor.runtime.runtime_utils import triton_hash_to_path_key

@@ -4,7 +4,8 @@
 *args)` receives every parameter of the kernel in order. The function is generated per
 kernel: it drops the constants, turns tensors into device addresses (a host
 `TensorDescriptor` into its kernel arguments, `runtime/descriptors.py`) and calls the C
-launcher (`runtime/c_launcher.py`) directly.
+launcher (`runtime/c_launcher.py`) directly; a kernel whose launch encodes the maps of
+descriptors it makes (`tensormaps`) goes through its `Launcher`, which appends them.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def load_runner(kernel: Any) -> tuple[int, int, Any]:
     types = [t for ty in runtime.values()
              for t in (descriptors.flat_types(ty) if descriptors.parse(ty) else [ty])]
     launcher = KernelLauncher(driver.launcher(function, types, (kernel.n_max_threads, 1, 1),
-                                              kernel.shared))
+                                              kernel.shared, kernel.tensormaps))
     scope: dict[str, Any] = {"raw": launcher.raw, "launcher": launcher, "flat": _flat}
     exec(compile(_runner_source(kernel.src.fn.arg_names, runtime), f"<run {kernel.name}>",
                  "exec"), scope)

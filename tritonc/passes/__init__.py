@@ -16,6 +16,7 @@ imported when it is first run.
     propagate-mma          the users of a dot's result compute in its layout too
     carried-layouts        loops accumulating what they load do so in the load's layout
     thread-locality        loop-carried row reductions accumulate within each thread
+    hoist-tensormaps       descriptors made from kernel arguments get launch-encoded maps
     software-pipeline      loops feeding dots: ring depth, pipelined loads, dot in flight
     convert-ttgir-to-llvm  TTGIR -> a gpu.module of per-thread llvm/nvvm/arith/scf code
     cleanup                CSE and DCE of pure tt/ttg ops, then canonicalize and cse
@@ -115,6 +116,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
     PassInfo("propagate-mma", "tritonc.passes.ttgir.propagate_mma", "propagate_mma_layouts"),
     PassInfo("carried-layouts", "tritonc.passes.ttgir.carried_layouts", "carried_layouts"),
     PassInfo("thread-locality", "tritonc.passes.ttgir.thread_locality", "thread_locality"),
+    PassInfo("hoist-tensormaps", "tritonc.passes.ttgir.hoist_tensormaps", "hoist_tensormaps"),
     PassInfo("software-pipeline", "tritonc.passes.ttgir.software_pipeline",
              "software_pipeline"),
     PassInfo("convert-ttgir-to-llvm", _SELF, "convert_ttgir_to_llvm_pass", (),

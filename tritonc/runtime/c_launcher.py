@@ -320,7 +320,10 @@ class KernelLauncher:
             self.keep = tuple(i for i, ty in enumerate(self.signature) if ty is not None)
         self.uses_c = False
         self.raw: Callable[..., int] = self._ctypes_raw
-        module = load_module(self.signature) if packer is not None and enabled() else None
+        # a kernel whose launch encodes tensor maps (`Launcher.tensormaps`) launches
+        # through its `Launcher`, which appends them
+        direct = packer is not None and enabled() and not getattr(launcher, "tensormaps", None)
+        module = load_module(self.signature) if direct else None
         entry = entry_address(self.driver.lib) if module is not None else None
         if module is not None and entry:
             self.raw = functools.partial(module.launch, entry, launcher.function,

@@ -393,9 +393,11 @@ class Driver:
             raise self.error(result, "cuCtxSynchronize", self.last_kernel, detail)
 
     def launcher(self, function: int, signature: Sequence[str], block: tuple[int, int, int],
-                 shared: int = 0) -> Launcher:
-        """A fast launcher for `function` with a fixed signature, block and shared size."""
-        return Launcher(self, function, signature, block, shared)
+                 shared: int = 0, tensormaps: Sequence[dict] = ()) -> Launcher:
+        """A fast launcher for `function` with a fixed signature, block and shared size;
+        `tensormaps` are the recipes of the maps it passes after the arguments (the
+        metadata's `tensormaps`)."""
+        return Launcher(self, function, signature, block, shared, tensormaps)
 
 
 class Launcher:
@@ -404,15 +406,18 @@ class Launcher:
     Block shape and dynamic shared memory are fixed per compiled kernel; the grid,
     stream and arguments change per call. Pointer arguments are int device addresses.
     An empty grid launches nothing. A thread with no current context gets the one the
-    kernel was loaded in.
+    kernel was loaded in. A kernel with `tensormaps` (recipes of descriptors it makes from
+    its arguments, `runtime/tensormap.py`) takes their maps after the arguments given.
     """
 
     def __init__(self, driver: Driver, function: int, signature: Sequence[str],
-                 block: tuple[int, int, int], shared: int = 0) -> None:
+                 block: tuple[int, int, int], shared: int = 0,
+                 tensormaps: Sequence[dict] = ()) -> None:
         self.driver = driver
         self.function = function
         self.name = driver.kernel_name(function) or f"<CUfunction {function:#x}>"
-        self.packer = ArgPacker(signature)
+        self.tensormaps = list(tensormaps)
+        self.packer = ArgPacker([*signature, *["*i8"] * len(self.tensormaps)])
         self.block = block
         self.shared = shared
         self._bx, self._by, self._bz = block
@@ -424,6 +429,8 @@ class Launcher:
         gx, gy, gz = grid
         if gx * gy * gz == 0:
             return
+        if self.tensormaps:
+            args = self._with_maps(args)
         try:
             self._pack(*args)
         except struct.error as e:
@@ -443,6 +450,8 @@ class Launcher:
         if gx * gy * gz == 0:
             return
         self.driver.current_context()
+        if self.tensormaps:
+            args = self._with_maps(args)
         try:
             self._pack(*args)
         except struct.error as e:
@@ -453,6 +462,16 @@ class Launcher:
         self.driver.last_kernel = self.name
         if result:
             raise self.driver.error(result, "cuLaunchCooperativeKernel", self.name)
+
+    def _with_maps(self, args: tuple) -> tuple:
+        """`args` and the maps of the kernel's descriptors (see above)."""
+        from tritonc.runtime.tensormap import launch_maps
+
+        try:
+            return (*args, *launch_maps(self.tensormaps, args))
+        except (CudaError, IndexError, OverflowError, TypeError, ValueError) as e:
+            raise ValueError(f"kernel '{self.name}': the CUtensorMap of a tensor descriptor "
+                             f"it makes from its arguments cannot be encoded: {e}") from e
 
 
 def _open_libcuda() -> ctypes.CDLL:

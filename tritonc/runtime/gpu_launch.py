@@ -11,7 +11,8 @@ Options (`num_warps`, `num_stages`, `maxnreg`, `enable_fp_fusion`, ...) become o
 `CUDAOptions` before anything is compiled, so a bad value fails with its name. The
 sm compiled for is the device's, unless the `arch` launch option or
 `knobs.runtime.override_arch` names another (`target_arch`); a warmup for an sm other
-than the device's compiles without loading the kernel.
+than the device's compiles without loading the kernel, and a launch for one loads its
+PTX, which the driver compiles for the device (sm_80 code on an sm_90 device).
 
 Two caches sit in front of the compiler: a dict per kernel keyed by the call's
 specialization (in front of it, the generated hot path of `launch.py` keeps its own
@@ -47,7 +48,8 @@ TORCH_DTYPES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float
                 "uint16": "u16", "uint32": "u32", "uint64": "u64", "bool": "i1",
                 "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5"}
 COMPILER_VERSION = "tritonc-0.1.0"
-COMPILE_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
+COMPILE_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+                   "launch_tensormaps")
 
 
 _SHORT_INT_NAMES = {f"{kind}{bits}": f"{kind[0]}{bits}" for kind in ("int", "uint")
@@ -377,7 +379,12 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     arch = target_arch(driver.device_attributes().compute_capability, options.get("arch"))
     num_warps = compile_options.num_warps
     signature, entry, metadata, name, asm = _compiled_entry(fn, bound, compile_options, arch)
-    module = driver.load_module(entry["kernel.cubin"], name)
+    capability = driver.device_attributes().compute_capability
+    # a cubin runs on its own sm only; another sm's PTX is compiled by the driver for the
+    # device (an older sm's code runs on a newer device)
+    image = entry["kernel.cubin"] if arch == capability[0] * 10 + capability[1] or \
+        "kernel.ptx" not in entry else entry["kernel.ptx"]
+    module = driver.load_module(image, name)
     function = driver.get_function(module, name)
     shared = int(metadata.get("shared", 0))
     limit = driver.device_attributes().max_shared_per_block_optin
@@ -386,7 +393,7 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
     if shared > 48 * 1024:
         driver.set_max_dynamic_shared(function, shared)
     launcher = driver.launcher(function, _flatten(tuple(signature.values())),
-                               (32 * num_warps, 1, 1), shared)
+                               (32 * num_warps, 1, 1), shared, metadata.get("tensormaps", ()))
     return CompiledLaunch(launcher, signature, num_warps, metadata, asm=asm,
                           name=name)
 

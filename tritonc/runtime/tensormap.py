@@ -1,11 +1,13 @@
-"""The CUtensorMap of a host `TensorDescriptor`, in device memory, for TMA copies.
+"""The CUtensorMaps of tensor descriptors, in device memory, for TMA copies.
 
 A kernel compiled for sm_90 copies the tiles of an aligned, zero-padded host descriptor
 (`descriptors.is_aligned`) whose block TMA can copy (`descriptors.tma_box`) with
 `cp.async.bulk.tensor` through this tensor map: encoded by the driver on the host
 (cuTensorMapEncodeTiled) with the box and swizzle the kernel's shared-memory tiles have
 and zeros outside the tensor, copied to a 128-byte device buffer once, and passed by
-address. Every other descriptor passes 0, which no kernel reads. Maps are kept per
+address. Every other descriptor passes 0, which no kernel reads. A kernel compiled for
+sm_90 that makes descriptors from its arguments takes their maps as arguments after its
+own (`launch_maps`, from the recipes hoist-tensormaps records). Maps are kept per
 (address, shape, strides, block, element size, device), the most recent `CAPACITY` of
 them: memory a freed tensor left and a new one took again with the same shape gets the
 same map.
@@ -42,16 +44,46 @@ def device_tensormap(desc: Any) -> Any:
     if getattr(getattr(base, "device", None), "type", None) != "cuda":
         return 0
     elem = base.element_size()
-    found = descriptors.tma_box(elem, desc.block_shape)
-    if found is None or desc.padding != "zero" or not descriptors.is_aligned(desc) or \
-            not _has_tma(base.device):
+    if descriptors.tma_box(elem, desc.block_shape) is None or desc.padding != "zero" or \
+            not descriptors.is_aligned(desc) or not _has_tma(base.device):
         return 0
-    key = (base.data_ptr(), tuple(desc.shape), tuple(desc.strides),
-           tuple(desc.block_shape), elem, base.device.index)
+    return _map(base.data_ptr(), list(desc.shape), list(desc.strides), list(desc.block_shape),
+                elem, base.device)
+
+
+def launch_maps(recipes: list[dict], args: tuple) -> list[int]:
+    """The device addresses of the CUtensorMaps of the descriptors a kernel makes from its
+    arguments (`recipes`: the metadata's `tensormaps`, from passes/ttgir/hoist_tensormaps),
+    for the flat kernel arguments `args` of one launch (pointers as addresses), on the
+    current device. A descriptor with an empty dimension, whose tiles no program can copy,
+    gets 0."""
+    import torch
+
+    device = torch.device("cuda", torch.cuda.current_device())
+
+    def value(source: str) -> int:
+        return int(args[int(source[1:])]) if source.startswith("%") else int(source)
+
+    found = []
+    for recipe in recipes:
+        shape = [value(s) for s in recipe["shape"]]
+        strides = [value(s) for s in recipe["strides"]]
+        if min(shape) <= 0:
+            found.append(0)
+            continue
+        found.append(_map(int(args[recipe["base"]]), shape, strides, recipe["block"],
+                          recipe["element_bytes"], device).data_ptr())
+    return found
+
+
+def _map(address: int, shape: list[int], strides: list[int], block: list[int], elem: int,
+         device: Any) -> Any:
+    """The device buffer of the map of a tensor at `address` (cached, see above)."""
+    key = (address, tuple(shape), tuple(strides), tuple(block), elem, device.index)
     with _LOCK:
         buffer = _MAPS.get(key)
         if buffer is None:
-            buffer = _MAPS[key] = _encode(desc, elem, *found)
+            buffer = _MAPS[key] = _encode(address, shape, strides, block, elem, device)
             if len(_MAPS) > CAPACITY:
                 _MAPS.popitem(last=False)
         else:
@@ -59,14 +91,15 @@ def device_tensormap(desc: Any) -> Any:
     return buffer
 
 
-def _encode(desc: Any, elem: int, box: list[int], span: int) -> Any:
+def _encode(address: int, shape: list[int], strides: list[int], block: list[int], elem: int,
+            device: Any) -> Any:
     from tritonc.runtime.driver import get_driver
 
-    base = desc.base
-    raw = get_driver().encode_tiled(
-        _DATA_TYPES[elem], base.data_ptr(), list(reversed(desc.shape)),
-        [s * elem for s in reversed(desc.strides[:-1])], box, _SWIZZLES[span])
-    return _on_device(raw, base.device)
+    box, span = descriptors.tma_box(elem, block)
+    raw = get_driver().encode_tiled(_DATA_TYPES[elem], address, list(reversed(shape)),
+                                    [s * elem for s in reversed(strides[:-1])], box,
+                                    _SWIZZLES[span])
+    return _on_device(raw, device)
 
 
 def _on_device(raw: bytes, device: Any) -> Any:

@@ -14,6 +14,10 @@ a bad value (`num_warps=3`) fails where it was given, with its name and the allo
                       default is `knobs.language.default_fp_fusion`, read when the
                       options are made: True unless changed)
     threads_per_warp  32 on every NVIDIA GPU
+    launch_tensormaps on sm_90, tensor descriptors the kernel makes from its arguments
+                      take CUtensorMaps the launch encodes, for TMA (True); the kernel
+                      then has one argument more per map (metadata `tensormaps`), which
+                      launchers that cannot encode them (`tritonc aot`'s C) turn off
     extern_libs       {"libdevice": path}: the libdevice bitcode to link instead of the
                       one found (`knobs.nvidia.libdevice_path`); no other library
 """
@@ -80,6 +84,7 @@ class CUDAOptions:
     maxnreg: int | None = None
     enable_fp_fusion: bool = field(default_factory=default_fp_fusion)
     threads_per_warp: int = THREADS_PER_WARP
+    launch_tensormaps: bool = True
     extern_libs: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -107,6 +112,9 @@ class CUDAOptions:
         if not isinstance(self.enable_fp_fusion, bool):
             raise ValueError(f"enable_fp_fusion must be True or False, got "
                              f"{self.enable_fp_fusion!r}")
+        if not isinstance(self.launch_tensormaps, bool):
+            raise ValueError(f"launch_tensormaps must be True or False, got "
+                             f"{self.launch_tensormaps!r}")
         if self.threads_per_warp != THREADS_PER_WARP:
             raise ValueError(f"threads_per_warp must be {THREADS_PER_WARP}, got "
                              f"{self.threads_per_warp!r}")

@@ -21,6 +21,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            after the loop),
            cleanup (a layout conversion the passes above left in a loop that repeats
            one before it is the earlier one: no conversion of an invariant in the body),
+           hoist-tensormaps (sm_90, `launch_tensormaps`: a descriptor made from kernel
+           arguments gets a map argument the launch encodes, `tt.tensormaps`),
            software-pipeline (the loops whose dot tiles stream through a cp.async ring:
            its depth and buffers, the loads it takes, the wgmma left in flight; else the
            tiles prefetched into registers)
@@ -71,6 +73,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "carried-layouts",
         "thread-locality",
         "cleanup",
+        *(("hoist-tensormaps",) if options.launch_tensormaps else ()),
         "software-pipeline",
     )
 
@@ -90,8 +93,12 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
     compiled for that target (`ptx_arch` in the metadata)."""
     from tritonc.passes.to_llvm.lowering import lower_module
     from tritonc.passes.ttgir.convert_to_ttgir import module_options
+    from tritonc.passes.ttgir.hoist_tensormaps import kernel_maps
 
     carried = module_options(module)
+    maps = kernel_maps(module)
+    if maps:
+        metadata["tensormaps"] = maps
     lowered = lower_module(module, carried.num_warps, carried.num_stages, carried.arch)
     metadata.setdefault("name", lowered.name)
     metadata.update(num_warps=carried.num_warps, num_stages=carried.num_stages,
