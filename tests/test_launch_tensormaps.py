@@ -80,6 +80,58 @@ def test_the_option_is_validated():
         CUDAOptions(launch_tensormaps=1)
 
 
+@triton.jit
+def block_ptr_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_a, stride_b, A_COL: tl.constexpr,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """C = A @ B through block pointers: A row- or column-major, B column-major."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    if A_COL:
+        a = tl.make_block_ptr(a_ptr, (M, K), (1, stride_a), (pid_m * BLOCK_M, 0),
+                              (BLOCK_M, BLOCK_K), (0, 1))
+    else:
+        a = tl.make_block_ptr(a_ptr, (M, K), (stride_a, 1), (pid_m * BLOCK_M, 0),
+                              (BLOCK_M, BLOCK_K), (1, 0))
+    b = tl.make_block_ptr(b_ptr, (K, N), (1, stride_b), (0, pid_n * BLOCK_N),
+                          (BLOCK_K, BLOCK_N), (0, 1))
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for _ in range(0, tl.cdiv(K, BLOCK_K)):
+        acc += tl.dot(tl.load(a, boundary_check=(0, 1)), tl.load(b, boundary_check=(0, 1)))
+        a = tl.advance(a, (0, BLOCK_K))
+        b = tl.advance(b, (BLOCK_K, 0))
+    c = tl.make_block_ptr(c_ptr, (M, N), (N, 1), (pid_m * BLOCK_M, pid_n * BLOCK_N),
+                          (BLOCK_M, BLOCK_N), (1, 0))
+    tl.store(c, acc, boundary_check=(0, 1))
+
+
+BP_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32",
+          "K": "i32", "stride_a": "i32", "stride_b": "i32"}
+
+
+@pytest.mark.parametrize("a_col", [False, True])
+@pytest.mark.parametrize("arch", [80, 90])
+def test_block_pointers_of_a_dot_loop_copy_by_tma_on_sm90(a_col, arch):
+    """On sm_90 the block pointers become descriptors with maps, each over its tensor as
+    it lies in memory: a row-major A read M x K, a column-major A read K x M and a
+    column-major B read N x K, both `tl.trans`ed back (wgmma reads them transposed from
+    the ring); on sm_80 they stay tiles of pointers copied by cp.async."""
+    k = triton.compile(block_ptr_matmul, BP_SIG, {**TILE, "A_COL": a_col},
+                       target=f"cuda:{arch}", divisible_by_16=set(BP_SIG))
+    maps = k.metadata.get("tensormaps", [])
+    ptx = k.asm["ptx"]
+    if arch == 80:
+        assert not maps and "cp.async.bulk.tensor" not in ptx and "cp.async.cg" in ptx
+        return
+    a_map = {**A_MAP, "map": 8, "strides": ["%6", "1"]}
+    if a_col:
+        a_map.update(shape=["%5", "%3"], block=[64, 128])
+    b_map = {"map": 9, "base": 1, "shape": ["%4", "%5"], "strides": ["%7", "1"],
+             "block": [128, 64], "element_bytes": 2}
+    assert maps == [a_map, b_map]
+    assert "cp.async.bulk.tensor.2d" in ptx and "cp.async.cg" not in ptx
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
 class _FakeDriver:
     def __init__(self) -> None:
         self.calls = []
@@ -178,6 +230,34 @@ def test_a_map_the_driver_refuses_names_the_kernel(fake_maps):
 # (M, N, K): rows 16 elements apart or not (300: no maps, the tiles load without TMA),
 # one tile, no K
 SIZES = [(304, 272, 336), (300, 257, 144), (200, 136, 300), (129, 48, 528), (64, 64, 0)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k", SIZES)
+@pytest.mark.parametrize("a_col", [False, True])
+def test_matmul_through_block_pointers_of_both_orders(m, n, k, a_col):
+    import torch
+
+    torch.manual_seed(12)
+    width = max(k, 64)
+    a = torch.randn(m, width, device="cuda").half()[:, :k]
+    if a_col:
+        a = torch.randn(width, m, device="cuda").half()[:k].t()
+    b = torch.randn(n, width, device="cuda").half()[:, :k].t()  # K x N, column-major
+    c = torch.full((m, n), float("nan"), device="cuda")
+    grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
+    strides = a.stride(1 if a_col else 0), b.stride(1)
+    compiled = block_ptr_matmul[grid](a, b, c, m, n, k, *strides, A_COL=a_col, **TILE,
+                                      num_warps=8)
+    if torch.cuda.get_device_capability()[0] == 9:  # a map per stride divisible by 16
+        want = sum(stride % 16 == 0 for stride in strides)
+        assert len(compiled.metadata.get("tensormaps", [])) == want
+    if k == 0:
+        assert (c == 0).all()
+    else:
+        want = a.double() @ b.double()
+        err = ((c.double() - want).norm() / want.norm()).item()
+        assert err < 1e-3, err
 
 
 @pytest.mark.gpu

@@ -157,10 +157,11 @@ def test_thread_locality_leaves_the_zoo_as_it_is(build):
     ttir = tritonc.compile(fn, signature, constexprs, divisible_by_16=divisible).asm["ttir"]
     ir = mlir_loader.load()
     for target in ("cuda:80", "cuda:90"):
-        before = [p for p in stages.ttgir_passes(CUDAOptions(num_warps=num_warps), target)
-                  if p != "thread-locality"]
+        options = CUDAOptions(num_warps=num_warps)
+        before = [p for p in stages.ttgir_passes(options, target) if p != "thread-locality"]
         with mlir_loader.new_context():
-            module = passes.run_passes(ir.Module.parse(ttir), [*stages.TTIR_PASSES, *before])
+            module = passes.run_passes(ir.Module.parse(ttir),
+                                       [*stages.ttir_passes(options, target), *before])
             text = str(module)
             module = passes.run_passes(module, ["thread-locality"])
             assert str(module) == text, target

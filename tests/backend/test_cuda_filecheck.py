@@ -521,7 +521,8 @@ def test_block_pointer_copies_add_one_moving_offset_to_fixed_ones(a_order):
     second is each register's own and stays out of the loop; the bounds are compared as
     -off_d <= c_d < shape_d - off_d. So the loop multiplies once per operand, not once
     per 16-byte chunk. A chunk outside the tensor is zero-filled by cp.async's
-    ignore-src predicate, with no size selected per chunk."""
+    ignore-src predicate, with no size selected per chunk. (With `launch_tensormaps`, the
+    default, these tiles copy by TMA on sm_90: tests/test_launch_tensormaps.py.)"""
     import matmul_kernels
 
     sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32",
@@ -531,7 +532,8 @@ def test_block_pointer_copies_add_one_moving_offset_to_fixed_ones(a_order):
                  B_ORDER=(1, 0), PRECISION="ieee", stride_bn=1, stride_cn=1,
                  **{"stride_ak" if a_order == (1, 0) else "stride_am": 1})
     k = tritonc.compile(matmul_kernels.matmul_block_ptr, sig, const, target="cuda:90",
-                        divisible_by_16=set(sig), num_warps=8, num_stages=3)
+                        divisible_by_16=set(sig), num_warps=8, num_stages=3,
+                        options={"launch_tensormaps": False})
     body = _loop_body(k.asm["ptx"])
     assert body.count("cp.async.cg.shared.global") == (128 * 64 + 64 * 256) * 2 // 16 // 256
     assert len(re.findall(r"mul\.(?:lo\.s64|wide\.[su]32)", body)) <= 2, body

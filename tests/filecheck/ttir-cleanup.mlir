@@ -1,5 +1,5 @@
 // RUN: tritonc opt %s --passes cleanup,loop-invariant-code-motion,symbol-dce | filecheck %s
-// The TTIR stage (backends/cuda/stages.py: TTIR_PASSES). x + 0 folds away, the two
+// The TTIR stage (backends/cuda/stages.py: ttir_passes). x + 0 folds away, the two
 // products become one, the loop-invariant product leaves the loop, the unused private
 // function goes, and the duplicate `tt.splat` merges into the first (cleanup reads purity
 // from the op tables: IRDL ops have no traits for upstream CSE).

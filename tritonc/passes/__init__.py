@@ -125,7 +125,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
     PassInfo("loop-unroll", "tritonc.passes.ttir.loop_unroll", "loop_unroll"),
     PassInfo("combine", "tritonc.passes.ttir.combine", "combine"),
     PassInfo("rewrite-block-pointers", "tritonc.passes.ttir.rewrite_block_pointers",
-             "rewrite_block_pointers"),
+             "rewrite_block_pointers", ("descriptors",)),
 )}
 
 

@@ -38,7 +38,7 @@ class CUDABackend(Backend):
         from tritonc.backends.cuda import stages
 
         return {
-            "ttir": stages.make_ttir,
+            "ttir": functools.partial(stages.make_ttir, target=str(self.target)),
             "ttgir": functools.partial(stages.make_ttgir, target=str(self.target)),
             "llir": stages.make_llir,
             "ptx": stages.make_ptx,

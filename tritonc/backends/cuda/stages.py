@@ -4,8 +4,10 @@ Each stage is a function `(source, metadata, options) -> output` (see `backends/
 the TTIR and TTGIR stages are flat lists of pass names (`tritonc.passes`), upstream MLIR
 passes and tritonc's side by side (the names `tritonc opt --passes` takes).
 
-    ttir   TTIR_PASSES: rewrite-block-pointers (loads and stores through block pointers
-           become tensors of pointers and masks, as pointer tiles are written),
+    ttir   ttir_passes(): rewrite-block-pointers (loads and stores through block pointers
+           become tensors of pointers and masks, as pointer tiles are written; on sm_90
+           with `launch_tensormaps`, a dot's tile in a loop that TMA can copy becomes a
+           descriptor load),
            cleanup (CSE and DCE of pure tt ops, canonicalize, cse), combine
            (`acc += tl.dot(a, b)` accumulates in the dot), loop-invariant code motion,
            loop-unroll (`tl.range(loop_unroll_factor=k)`), symbol-dce
@@ -52,11 +54,21 @@ from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import PtxasError, compile_ptx
 from tritonc.passes import run_passes
 
-# Cleanup of the code generator's TTIR. The tt ops (IRDL) have no traits: `cleanup` merges
-# and erases the pure ones by the op tables, then runs canonicalize and cse; the upstream
-# passes after it hoist and drop only the arith/scf/math ops and functions around them.
-TTIR_PASSES = ("rewrite-block-pointers", "cleanup", "combine", "loop-invariant-code-motion",
-               "loop-unroll", "symbol-dce")
+
+def ttir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
+    """The TTIR stage's passes for `options` on `target` (`cuda:90`). The tt ops (IRDL)
+    have no traits: `cleanup` merges and erases the pure ones by the op tables, then runs
+    canonicalize and cse; the upstream passes after it hoist and drop only the
+    arith/scf/math ops and functions around them."""
+    tma = target == "cuda:90" and options.launch_tensormaps
+    return (
+        f"rewrite-block-pointers{{descriptors={'true' if tma else 'false'}}}",
+        "cleanup",
+        "combine",
+        "loop-invariant-code-motion",
+        "loop-unroll",
+        "symbol-dce",
+    )
 
 
 def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
@@ -78,9 +90,9 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
     )
 
 
-def make_ttir(module, metadata: dict, options: CUDAOptions):
-    """TTIR -> TTIR, in place: the cleanup passes."""
-    return run_passes(module, TTIR_PASSES)
+def make_ttir(module, metadata: dict, options: CUDAOptions, target: str):
+    """TTIR -> TTIR, in place."""
+    return run_passes(module, ttir_passes(options, target))
 
 
 def make_ttgir(module, metadata: dict, options: CUDAOptions, target: str):

@@ -57,7 +57,7 @@ def hoist_tensormaps(module) -> None:
         return
     with module.context:
         for make in ops_named(module, "tt.make_tensor_descriptor"):
-            func = _function_of(make)
+            func = function_of(make)
             if descriptors.TENSORMAP_ATTR in make.attributes or not _is_kernel(ir, func):
                 continue
             recipe = _recipe(ir, func, make)
@@ -71,7 +71,7 @@ def _is_kernel(ir, func) -> bool:
     return visibility is None or ir.StringAttr(visibility).value == "public"
 
 
-def _function_of(op):
+def function_of(op):
     while op.name != "func.func":
         op = op.parent
     return op
@@ -105,18 +105,26 @@ def _divisibility(ir, func, index: int) -> int:
 
 def _recipe(ir, func, make) -> dict | None:
     """How the launch makes `make`'s map, or None where it cannot (see above)."""
-    desc_type = make.results[0].type
-    block_type = ir.RankedTensorType(ir.Type.parse(
-        str(desc_type)[len("!tt.tensordesc<"):-1]))
-    block = list(block_type.shape)
-    elem = element_bytes(block_type.element_type)
+    desc_type = str(make.results[0].type)
+    block_type = ir.RankedTensorType(ir.Type.parse(desc_type[len("!tt.tensordesc<"):-1]))
     padding = make.attributes["padding"] if "padding" in make.attributes else None
-    if len(block) != 2 or str(block_type.element_type) == "i1" or \
-            (padding is not None and ir.StringAttr(padding).value != "zero") or \
-            descriptors.tma_box(elem, block) is None:
+    if padding is not None and ir.StringAttr(padding).value != "zero":
         return None
     operands = list(make.operands)
-    base, shape, strides = operands[0], operands[1:3], operands[3:5]
+    return recipe(func, operands[0], operands[1:3], operands[3:5], block_type)
+
+
+def recipe(func, base, shape: list, strides: list, block_type) -> dict | None:
+    """The map recipe of a 2-D descriptor of `func` made from `base`, `shape` and
+    `strides` read in blocks of `block_type`, or None where the launch cannot make its map
+    for TMA (see above)."""
+    from mlir import ir
+
+    block = list(block_type.shape)
+    elem = element_bytes(block_type.element_type)
+    if len(block) != 2 or str(block_type.element_type) == "i1" or block[0] % 8 or \
+            descriptors.tma_box(elem, block) is None:
+        return None
     base_arg = _entry_argument(ir, func, base)
     if base_arg is None or _divisibility(ir, func, base_arg) % 16:
         return None
@@ -146,18 +154,19 @@ def _source(ir, func, value) -> str | None:
 
 def _read_by_a_looped_dot(make) -> bool:
     """Whether a `tt.descriptor_load` of `make`'s descriptor in an `scf.for` feeds a dot."""
+    return any(use.owner.name == "tt.descriptor_load" and use.operand_number == 0 and
+               feeds_a_looped_dot(use.owner) for use in make.results[0].uses)
+
+
+def feeds_a_looped_dot(load) -> bool:
+    """Whether `load`, inside an `scf.for`, is read by dots only (directly or through
+    `tt.trans`)."""
     from tritonc.passes.ttgir.software_pipeline import dot_uses
 
-    for use in make.results[0].uses:
-        load = use.owner
-        if load.name != "tt.descriptor_load" or use.operand_number != 0:
-            continue
-        parent = load.parent
-        while parent is not None and parent.name not in ("scf.for", "func.func"):
-            parent = parent.parent
-        if parent is not None and parent.name == "scf.for" and dot_uses(load):
-            return True
-    return False
+    parent = load.parent
+    while parent is not None and parent.name not in ("scf.for", "func.func"):
+        parent = parent.parent
+    return parent is not None and parent.name == "scf.for" and bool(dot_uses(load))
 
 
 def _add_map(ir, func, make, recipe: dict) -> None:

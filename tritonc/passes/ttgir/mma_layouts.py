@@ -120,9 +120,12 @@ def _warpgroup_types(ir, op) -> bool:
 
 
 def _a_stays_in_registers(ir, dot) -> bool:
-    """Whether the dot takes A from registers: every A but a tile loaded beside the dot
-    (which the software pipeliner copies to shared memory)."""
+    """Whether the dot takes A from registers: every A but a tile loaded beside the dot,
+    directly or through `tt.trans` (which the software pipeliner copies to shared
+    memory)."""
     owner = dot.operands[0].owner
+    if not isinstance(owner, ir.Block) and owner.name == "tt.trans":
+        owner = owner.operands[0].owner
     return isinstance(owner, ir.Block) or not (
         owner.name in ("tt.load", "tt.descriptor_load")
         and owner.operation.block == dot.operation.block)

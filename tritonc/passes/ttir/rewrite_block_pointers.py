@@ -16,6 +16,16 @@ iterations. A function whose block pointers reach an op other than those above, 
 loops and branches of `scf` and `arith.select` (a call, a function argument) is left as
 it is; its block pointers are lowered as they stand (`passes/to_llvm/blocks.py`).
 
+With `descriptors` (the CUDA pipeline sets it on sm_90 with `launch_tensormaps`), a load
+that can copy by TMA becomes a `tt.descriptor_load` instead: a 2-D block of 16-bit
+elements, zero-padded, read in a loop by dots only, through a block pointer the loop
+only advances, whose `tt.make_block_ptr` has the base, shape and strides of a map the
+launch can make (`hoist_tensormaps.recipe`: kernel arguments and constants, the
+contiguous dimension's stride 1). The descriptor is made beside the block pointer, over
+the tensor as it lies in memory (a column-major block's dimensions swapped, the loaded
+block then `tt.trans`posed back), and the load reads it at the block pointer's offsets;
+outside the tensor it reads zeros, whichever dimensions the load checked.
+
 Before:
     %bp = "tt.make_block_ptr"(%base, %M, %K, %sm, %c1, %om, %c0) {order = array<i32: 1, 0>}
           : (...) -> !tt.ptr<tensor<128x64xf16>, 1 : i32>
@@ -42,6 +52,7 @@ import re
 from tritonc.passes.to_llvm.blocks import block_rank, is_block_pointer
 from tritonc.passes.to_llvm.context import pointee_text
 from tritonc.passes.ttgir import ops_named
+from tritonc.passes.ttgir.hoist_tensormaps import feeds_a_looped_dot, function_of, recipe
 
 _BLOCK = re.compile(r"^tensor<((?:\d+x)+)(.+)>$")
 _SUPPORTED = ("tt.make_block_ptr", "tt.advance", "tt.load", "tt.store", "scf.for", "scf.if",
@@ -49,14 +60,44 @@ _SUPPORTED = ("tt.make_block_ptr", "tt.advance", "tt.load", "tt.store", "scf.for
 _NE, _SLT, _SGE = 1, 2, 5  # arith.cmpi predicates
 
 
-def rewrite_block_pointers(module) -> None:
+def rewrite_block_pointers(module, descriptors: bool = False) -> None:
     """Rewrite the block pointers of every function of `module` (see the module doc)."""
     from mlir import ir
 
     with module.context, ir.Location.unknown():
         for func in ops_named(module, "func.func"):
             if _rewritable(func):
-                _Rewriter(ir).function(func)
+                _Rewriter(ir, _origins(ir, func) if descriptors else {}).function(func)
+
+
+def _origins(ir, func) -> dict:
+    """The `tt.make_block_ptr` each block pointer of `func` comes from through advances
+    and the loops that only advance it (the others have none)."""
+    origin: dict = {}
+
+    def visit(op):
+        if op.name == "tt.make_block_ptr":
+            origin[op.results[0]] = op
+        elif op.name == "tt.advance" and op.operands[0] in origin:
+            origin[op.results[0]] = origin[op.operands[0]]
+        elif op.name == "scf.for":
+            body = op.regions[0].blocks[0]
+            yielded = list(list(body.operations)[-1].operands)
+            for init, arg, out, result in zip(list(op.operands)[3:], list(body.arguments)[1:],
+                                              yielded, op.results):
+                if init in origin and _advances(ir, out, arg):
+                    origin[arg] = origin[result] = origin[init]
+        return ir.WalkResult.ADVANCE
+
+    func.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return origin
+
+
+def _advances(ir, value, arg) -> bool:
+    """Whether `value` is `arg` advanced any number of times."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name == "tt.advance":
+        value = value.owner.operands[0]
+    return value == arg
 
 
 def _rewritable(func) -> bool:
@@ -81,8 +122,10 @@ def _rewritable(func) -> bool:
 class _Rewriter:
     """One function's rewrite: `parts` maps each block pointer value to its parts."""
 
-    def __init__(self, ir) -> None:
+    def __init__(self, ir, origins: dict) -> None:
         self.ir = ir
+        self.origins = origins  # block pointer -> its tt.make_block_ptr (descriptors only)
+        self.made: dict = {}  # (tt.make_block_ptr, contiguous dimension) -> descriptor
         self.parts: dict = {}
         self.dead: list = []
         self.dead_args: list = []
@@ -181,6 +224,11 @@ class _Rewriter:
 
     def _load(self, op) -> None:
         ir = self.ir
+        through_descriptor = self._descriptor_load(op)
+        if through_descriptor is not None:
+            op.results[0].replace_all_uses_with(through_descriptor)
+            self.dead.append(op)
+            return
         ptrs, mask = self._addresses(op, op.operands[0], _checked(op))
         result = op.results[0].type
         boolean = _is_boolean(ir, result)
@@ -200,6 +248,45 @@ class _Rewriter:
             new = self._cmp(op, _NE, new, self._fill(op, result, ""), op.results[0].type)
         op.results[0].replace_all_uses_with(new)
         self.dead.append(op)
+
+    def _descriptor_load(self, op):
+        """`op`'s block read through a tensor descriptor, or None where it stays a tensor
+        of pointers (see the module doc)."""
+        ir = self.ir
+        make = self.origins.get(op.operands[0])
+        result = ir.RankedTensorType(op.results[0].type)
+        padding = ir.StringAttr(op.attributes["padding"]).value \
+            if "padding" in op.attributes else ""
+        if make is None or result.rank != 2 or padding == "nan" or \
+                str(result.element_type) not in ("f16", "bf16") or not feeds_a_looped_dot(op):
+            return None
+        inner = list(ir.DenseI32ArrayAttr(make.attributes["order"]))[0]
+        outer = 1 - inner
+        operands = list(make.operands)
+        dims, strides = operands[1:3], operands[3:5]
+        block = ir.RankedTensorType.get([result.shape[outer], result.shape[inner]],
+                                        result.element_type)
+        if recipe(function_of(op), operands[0], [dims[outer], dims[inner]],
+                  [strides[outer], strides[inner]], block) is None:
+            return None
+        key = (make, inner)
+        if key not in self.made:
+            shape = [self._value(make, "arith.trunci", [d], self.i32)
+                     for d in (dims[outer], dims[inner])]
+            self.made[key] = self._value(
+                make, "tt.make_tensor_descriptor",
+                [operands[0], *shape, strides[outer], strides[inner]],
+                ir.Type.parse(f"!tt.tensordesc<{block}>"),
+                {"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 2, 2]),
+                 "padding": ir.StringAttr.get("zero")})
+        offsets = self.parts[op.operands[0]][-2:]
+        loaded = self._value(op, "tt.descriptor_load",
+                             [self.made[key], offsets[outer], offsets[inner]], block,
+                             {"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 2])})
+        if inner == 1:
+            return loaded
+        return self._value(op, "tt.trans", [loaded], result,
+                           {"order": ir.DenseI32ArrayAttr.get([1, 0])})
 
     def _as_bytes(self, op, ptrs):
         """`ptrs` (a tensor of pointers to i1) as pointers to i8."""
