@@ -187,6 +187,20 @@ def test_launch_maps_read_the_recipe_from_the_arguments(fake_maps):
     assert len(fake_maps.calls) == 3
 
 
+def test_a_map_written_under_graph_capture_is_the_encoded_bytes(monkeypatch):
+    """Under capture the map is written by 8-byte fills (here into a CPU buffer): the
+    bytes are the driver's, and the buffer is kept for the graph."""
+    torch = pytest.importorskip("torch")
+    from tritonc.runtime import tensormap
+
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: True)
+    monkeypatch.setattr(tensormap, "_CAPTURED", [])
+    raw = bytes((7 * i + 200) % 256 for i in range(128))  # words of either sign
+    buffer = tensormap._on_device(raw, torch.device("cpu"))
+    assert bytes(buffer.tolist()) == raw
+    assert tensormap._CAPTURED == [buffer]
+
+
 class _Lib:
     def __init__(self) -> None:
         self.launches = 0
@@ -282,3 +296,34 @@ def test_matmul_through_descriptors_made_in_the_kernel(m, n, k, warps):
     else:
         err = ((c.double() - want).norm() / want.norm()).item()
         assert err < 1e-3, err
+
+
+@pytest.mark.gpu
+def test_maps_made_while_a_cuda_graph_is_captured():
+    """A kernel compiled before, launched for the first time on these tensors inside a
+    CUDA graph capture: their maps are written by the graph's own fills (no copy from
+    host memory, no synchronization), and every replay reads them, also after the inputs
+    change in place."""
+    import torch
+
+    if torch.cuda.get_device_capability()[0] != 9:
+        pytest.skip("maps are made on sm_90")
+    torch.manual_seed(13)
+    m, n, k = 300, 257, 144
+    a, b = torch.randn(m, k, device="cuda").half(), torch.randn(n, k, device="cuda").half()
+    c = torch.full((m, n), float("nan"), device="cuda")
+    grid = (triton.cdiv(m, 128), triton.cdiv(n, 128))
+    args = (m, n, k, a.stride(0), b.stride(0), c.stride(0))
+    desc_matmul[grid](a.clone(), b.clone(), torch.empty_like(c), *args, **TILE)  # compiles
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        desc_matmul[grid](a, b, c, *args, **TILE)
+    for _ in range(2):
+        graph.replay()
+        torch.cuda.synchronize()
+        want = a.double() @ b.double().T
+        err = ((c.double() - want).norm() / want.norm()).item()
+        assert err < 1e-3, err
+        a.copy_(torch.randn_like(a))
+        c.fill_(float("nan"))

@@ -15,6 +15,7 @@ same map.
 
 from __future__ import annotations
 
+import struct
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -23,6 +24,7 @@ from tritonc.runtime import descriptors
 
 CAPACITY = 1024
 _MAPS: OrderedDict = OrderedDict()
+_CAPTURED: list = []  # maps written while a CUDA graph was captured (see `_on_device`)
 _LOCK = threading.Lock()
 _DATA_TYPES = {1: 0, 2: 1, 4: 2}  # CU_TENSOR_MAP_DATA_TYPE_UINT8 / UINT16 / UINT32
 _SWIZZLES = {32: 1, 64: 2, 128: 3}  # CU_TENSOR_MAP_SWIZZLE_32B / 64B / 128B
@@ -103,10 +105,21 @@ def _encode(address: int, shape: list[int], strides: list[int], block: list[int]
 
 
 def _on_device(raw: bytes, device: Any) -> Any:
-    """The 128 bytes `raw` in a device buffer of `device`, written before any launch."""
+    """The 128 bytes `raw` in a device buffer of `device`, written before any launch.
+
+    While the current stream captures a CUDA graph (where neither a copy from host
+    memory nor a synchronization may happen) the buffer is written by sixteen fills of
+    8 bytes, whose values the graph keeps, and the buffer is kept for good: the graph
+    reads it at every replay, long after the cache may have let it go."""
     import torch
 
     buffer = torch.empty(128, dtype=torch.uint8, device=device)
+    if torch.cuda.is_current_stream_capturing():
+        words = buffer.view(torch.int64)
+        for i, word in enumerate(struct.unpack("<16q", raw)):
+            words[i].fill_(word)
+        _CAPTURED.append(buffer)
+        return buffer
     buffer.copy_(torch.frombuffer(bytearray(raw), dtype=torch.uint8))
     torch.cuda.current_stream(device).synchronize()
     return buffer
