@@ -257,3 +257,32 @@ def test_a_tile_two_dots_read_both_ways(arch, k_rows, block_n, warps):
         want += p @ block
     err = ((dq.double() - want).norm() / want.norm()).item()
     assert err <= 2e-3, err
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("arch", [None, 80])
+@pytest.mark.parametrize("a_col, b_trans", [(False, 0), (False, 1), (True, 0)])
+@pytest.mark.parametrize("bn, warps", [(128, 4), (256, 8)])
+def test_extents_not_multiples_of_16_in_padded_rows(arch, a_col, b_trans, bn, warps):
+    """M, N, K = 300, 257, 129 in rows padded to multiples of 16 elements: the masks along
+    the contiguous dimensions (K for A and for B read N x K, M for a column-major A) end
+    inside 16-byte copies, which read the masked prefix (src-size) and zero-fill the
+    rest; on wgmma (the device) and mma.sync (sm_80), against float64."""
+    import torch
+
+    torch.manual_seed(bn + warps + 2 * a_col + b_trans)
+    m, n, k = 300, 257, 129
+    if a_col:
+        a = torch.randn(k, 304, device="cuda").half()[:, :m].t()
+    else:
+        a = torch.randn(m, 144, device="cuda").half()[:, :k]
+    if b_trans:
+        b = torch.randn(n, 144, device="cuda").half()[:, :k].t()
+    else:
+        b = torch.randn(k, 272, device="cuda").half()[:, :n]
+    c = torch.full((m, n), float("nan"), device="cuda")
+    mk.matmul_ptr[_grid(m, n, 128, bn)](
+        a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride(), BLOCK_M=128, BLOCK_N=bn,
+        BLOCK_K=64, GROUP_M=8, B_TRANS=b_trans, PRECISION="ieee", num_warps=warps,
+        num_stages=3, arch=arch)
+    _check(c, a, b, "float16")

@@ -172,3 +172,26 @@ def _to_amd_fp8(x_ptr, y_ptr):
 def test_amd_fp8_formats_are_a_compilation_error(signature, where):
     with pytest.raises(CompilationError, match=where):
         tritonc.compile(_to_amd_fp8, signature, {}, target="cuda:90")
+
+
+@tritonc.jit
+def _copy_rows(src, dst, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(dst + row * BLOCK + offs, tl.load(src + row * stride + offs))
+
+
+@pytest.mark.parametrize("ty", ["fp8e4nv", "fp8e5"])
+def test_fp8_rows_an_unknown_stride_apart_load_byte_by_byte(ty):
+    """An fp8 pointer advances 1 byte per element: rows `stride` elements apart (a stride
+    not known to be a multiple of 16) start 1-byte aligned, so they load byte by byte;
+    the rows stored 512 apart store 4 bytes at a time (an fp8 element once counted as 4
+    bytes made the loads 4 bytes wide: misaligned)."""
+    import re
+
+    sig = {"src": f"*{ty}", "dst": f"*{ty}", "stride": "i32"}
+    k = tritonc.compile(_copy_rows, sig, {"BLOCK": 512}, target="cuda:90",
+                        divisible_by_16={"src", "dst"})
+    ptx = k.asm["ptx"]
+    assert set(re.findall(r"ld\.global[.\w]*", ptx)) == {"ld.global.b8"}
+    assert "st.global.b32" in ptx

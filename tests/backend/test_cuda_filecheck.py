@@ -545,15 +545,37 @@ def test_block_pointer_copies_add_one_moving_offset_to_fixed_ones(a_order):
 
 
 def test_a_dot_staging_an_operand_each_iteration_waits_for_itself():
-    """With K not known to be a multiple of 16, A's mask varies along its rows, so cp.async
-    cannot copy it: A is stored into the scratch area by every iteration. A dot left in
-    flight would still be reading that area when the next iteration stores its A there,
-    so the dot waits for itself (`wait_group 0`) and B alone rides the ring."""
+    """With A's rows not known to lie 16 bytes apart, no copy of more than one element
+    is aligned, so cp.async cannot copy A: it is stored into the scratch area by every
+    iteration. A dot left in flight would still be reading that area when the next
+    iteration stores its A there, so the dot waits for itself (`wait_group 0`) and B
+    alone rides the ring."""
     k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target="cuda:90",
-                        divisible_by_16=set(MATMUL) - {"K"}, num_warps=4, num_stages=3)
+                        divisible_by_16=set(MATMUL) - {"stride_am"}, num_warps=4,
+                        num_stages=3)
     ptx = k.asm["ptx"]
     assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
     assert "wgmma.wait_group.sync.aligned 1" not in ptx
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_a_k_not_a_multiple_of_16_copies_each_rows_prefix(arch, tmp_path):
+    """With K not known to be a multiple of 16, A's mask `offs_k < K - k * BLOCK_K` may
+    end inside a 16-byte copy: each copy reads the prefix the mask allows (its src-size,
+    the count of true elements times 2 bytes) and zero-fills the rest, so A still rides
+    the cp.async ring and nothing spills (before: A staged through registers, 204 spill
+    stores on sm_90, 432 on sm_80)."""
+    k = tritonc.compile(kernels.matmul_kernel, MATMUL, MATMUL_CONST, target=f"cuda:{arch}",
+                        divisible_by_16=set(MATMUL) - {"K"}, num_warps=4, num_stages=3)
+    filecheck(_loop_body(k.asm["ptx"]), """
+CHECK: selp.b32 [[ONE:%r[0-9]+]], 1, 0, %p
+CHECK: add.s32
+CHECK: shl.b32 [[BYTES:%r[0-9]+]], {{%r[0-9]+}}, 1;
+CHECK: selp.b32 [[SIZE:%r[0-9]+]], [[BYTES]], 0, %p
+CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, [[SIZE]];
+""", tmp_path)
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0, report
 
 
 def test_matmul_on_hopper_uses_wgmma(tmp_path):

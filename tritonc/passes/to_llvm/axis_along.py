@@ -101,6 +101,41 @@ class AxisAlong:
         return width
 
 
+# arith.cmpi predicates whose left side is below (or at) the right: slt sle ult ule
+_BELOW = (2, 3, 6, 7)
+_ABOVE = (4, 5, 8, 9)  # sgt sge ugt uge
+
+
+def prefix_along(along: AxisAlong, mask, dim: int, width: int) -> bool:
+    """Whether in every aligned run of `width` elements along `dim` the i1 tensor `mask`
+    holds for a prefix of the run only (all, none, or the first few): an index running
+    along `dim` compared against a bound uniform over the run (`offs_k < K - k`), and'ed
+    with such masks and masks uniform over the run."""
+    if along.get(mask, dim).constancy >= width:
+        return True
+    owner = mask.owner
+    if isinstance(owner, ir.Block):
+        return False
+    name = owner.name
+    if name == "arith.andi":
+        return all(prefix_along(along, v, dim, width) for v in owner.operands)
+    if name in ("tt.broadcast", "ttg.convert_layout"):
+        return prefix_along(along, owner.operands[0], dim, width)
+    if name == "tt.expand_dims":
+        axis = ir.IntegerAttr(owner.attributes["axis"]).value
+        return dim != axis and prefix_along(along, owner.operands[0],
+                                            dim if dim < axis else dim - 1, width)
+    if name != "arith.cmpi":
+        return False
+    predicate = ir.IntegerAttr(owner.attributes["predicate"]).value
+    lhs, rhs = owner.operands
+    if predicate in _ABOVE:
+        lhs, rhs = rhs, lhs
+    elif predicate not in _BELOW:
+        return False
+    return along.get(lhs, dim).contiguity >= width and along.get(rhs, dim).constancy >= width
+
+
 def analysis_along(ctx) -> AxisAlong:
     """The per-dimension axis analysis of one lowering, made on first use."""
     if not hasattr(ctx, "axis_along"):

@@ -69,7 +69,9 @@ def pointee_bytes(ptr_type) -> int:
     """The size of the element a pointer type points to (`!tt.ptr<f16>`: 2; a pointer:
     8)."""
     pointee = pointee_text(ptr_type)[0]
-    return 8 if pointee.startswith("!tt.ptr") else _BYTES.get(pointee, 4)
+    if pointee.startswith("!tt.ptr"):
+        return 8
+    return _BYTES.get(pointee, 1 if pointee.startswith("f8") else 4)
 
 
 def _last(ty) -> int:

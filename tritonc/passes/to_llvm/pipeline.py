@@ -69,6 +69,7 @@ from tritonc.passes.ttgir.software_pipeline import (
     is_transposed,
     load_inputs,
     loop_slice,
+    partial_copies,
     tile_bytes,
     writes_memory,
 )
@@ -158,6 +159,7 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         ty = load.results[0].type
         rows, row_len = ctx.shape(ty)
         vec, elem = copy_width(ctx, load), element_bytes(ctx.scalar_type(ty))
+        partial = mask_regs is not None and partial_copies(ctx, load)
         nbytes = elem * vec
         base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
         coords = ctx.coordinates(ty)
@@ -180,6 +182,11 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
                 dst, at = first, f"$0+{elem * deltas[n]}"
             else:
                 dst, at = ctx.smem_address(index(ctx, coords[start]), elem, base), "$0"
+            if partial:  # the mask's prefix of the copy is read, the rest zero-filled
+                size = _masked_bytes(ctx, mask_regs[start:start + vec], elem, valid)
+                ctx.asm(f"cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
+                        [dst, ptr_regs[start], size], "r,l,r")
+                continue
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
             ignore = ctx.binop("arith.xori", pred, ctx.const(True, pred.type))  # zero-fill
@@ -187,6 +194,18 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
                  [dst, ptr_regs[start], ignore], "r,l,b")
     if p.cp_async:
         ctx.asm("cp.async.commit_group;")
+
+
+def _masked_bytes(ctx: LoweringContext, mask_regs: list, elem: int, valid) -> ir.Value:
+    """The bytes of a copy whose `mask_regs` hold for a prefix of its elements: the
+    prefix's length (the count of true ones) times `elem`, 0 where `valid` is false."""
+    i32 = ctx.i32_type()
+    count = None
+    for bit in mask_regs:
+        one = ctx.value("arith.extui", [bit], i32)
+        count = one if count is None else ctx.binop("arith.addi", count, one)
+    size = ctx.binop("arith.muli", count, ctx.i32(elem))
+    return ctx.value("arith.select", [valid, size, ctx.i32(0)], i32)
 
 
 def _opaque(ctx: LoweringContext, value) -> ir.Value:

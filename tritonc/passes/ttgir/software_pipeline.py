@@ -54,7 +54,7 @@ from typing import NamedTuple
 
 from tritonc.aot.occupancy import RESERVED_SMEM_PER_BLOCK, sm_limits
 from tritonc.backends.cuda.options import async_wgmma, tma_copies
-from tritonc.passes.to_llvm.axis_along import analysis_along
+from tritonc.passes.to_llvm.axis_along import analysis_along, prefix_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.blocks import (
     block_vector_width,
@@ -239,18 +239,44 @@ def _elem_bytes(ctx: LoweringContext, load) -> int:
 
 def copy_width(ctx: LoweringContext, load) -> int:
     """Registers of `load`'s tile one cp.async moves."""
+    return _copy(ctx, load)[0]
+
+
+def partial_copies(ctx: LoweringContext, load) -> bool:
+    """Whether a copy of `load`'s tile may be partly masked: its mask holds for a prefix of
+    each copy's elements (`offs_k < K - k` with K not a multiple of the copy), which
+    cp.async reads (src-size) and zero-fills beyond."""
+    return _copy(ctx, load)[1]
+
+
+def _copy(ctx: LoweringContext, load) -> tuple[int, bool]:
+    """(registers one cp.async of `load`'s tile moves, whether partly masked)."""
     if load.name == "tt.descriptor_load":
-        return descriptor_vector_width(ctx, load, load.results[0].type)
+        return descriptor_vector_width(ctx, load, load.results[0].type), False
     if is_block_pointer(load.operands[0].type):
-        return block_vector_width(ctx, load, load.results[0].type)
+        return block_vector_width(ctx, load, load.results[0].type), False
     segs = list(ir.DenseI32ArrayAttr(load.attributes["operandSegmentSizes"]))
-    mask = load.operands[1] if segs[1] else None
+    ptr, mask = load.operands[0], load.operands[1] if segs[1] else None
     nbytes = _elem_bytes(ctx, load)
+    layout = ctx.layout(load.results[0].type)
+    along = analysis_along(ctx)
     if is_transposed(ctx, load):  # registers run along the first dimension
-        layout = ctx.layout(load.results[0].type)
-        return analysis_along(ctx).vector_width(load.operands[0], mask, 0, nbytes,
-                                                layout.size_per_thread[0])
-    return vector_width(ctx, load.operands[0], mask, nbytes)
+        dim = 0
+
+        def width(m):
+            return along.vector_width(ptr, m, 0, nbytes, layout.size_per_thread[0])
+    else:
+        dim = getattr(layout, "order", (len(ctx.shape(ptr.type)) - 1,))[0]
+
+        def width(m):
+            return vector_width(ctx, ptr, m, nbytes)
+    uniform = width(mask)
+    if mask is None:
+        return uniform, False
+    whole = width(None)
+    if whole > uniform and prefix_along(along, mask, dim, whole):
+        return whole, True
+    return uniform, False
 
 
 def tile_bytes(ctx: LoweringContext, load) -> int:
