@@ -194,6 +194,46 @@ def test_arguments_grid_and_stream_reach_the_driver(fake: Fake) -> None:
     assert tiny_kernel[(3, 2)] is tiny_kernel[(3, 2)]
 
 
+def test_maps_of_descriptors_follow_the_arguments_on_both_paths(
+        fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel whose launch encodes tensor maps (metadata `tensormaps`): its `Launcher`
+    appends each map's address, made from the flat arguments of that launch, on the
+    first (generic) launch and on the hot path after it; a constant argument takes no
+    slot in either."""
+    from tritonc.runtime import tensormap
+
+    recipe = {"map": 5, "base": 1, "shape": ["%4", "64"], "strides": ["64", "1"],
+              "block": [64, 64], "element_bytes": 4}
+    seen = []
+
+    def launch_maps(recipes, args):
+        seen.append(tuple(args))
+        return [0xA000 + args[recipes[0]["base"]] % 0x1000]
+
+    def compile_with_maps(fn, bound: dict, options: dict) -> CompiledLaunch:
+        compiled = fake.compile(fn, bound, options)
+        types = list(compiled.launcher.packer.signature)
+        n = ctypes.c_int.in_dll(fake.lib, "n_params")
+        (ctypes.c_int * 16).in_dll(fake.lib, "sizes")[n.value] = 8
+        n.value += 1
+        launcher = fake.driver.launcher(0x1000, types, compiled.launcher.block, 0, [recipe])
+        return CompiledLaunch(launcher, compiled.signature, compiled.num_warps,
+                              {"tensormaps": [recipe]})
+
+    monkeypatch.setattr(gpu_launch, "_compile_and_load", compile_with_maps)
+    monkeypatch.setattr(tensormap, "launch_maps", launch_maps)
+    t = tensors()
+    flat = [x.data_ptr() for x in t] + [100]
+    for calls in (1, 2, 3):
+        tiny_kernel[(3, 1)](*t, 100, 1, BLOCK=128)  # m == 1: a constant, no slot
+        assert fake.last() == {"calls": calls, "grid": (3, 1, 1), "stream": 5,
+                               "params": flat + [0xA000 + flat[1] % 0x1000]}
+        assert seen[-1] == tuple(flat)
+    assert tiny_kernel.__dict__["_fast_kernels"]  # the later calls took the hot path
+    tiny_kernel[(0, 1)](*t, 100, 1, BLOCK=128)  # nothing launched, no map made
+    assert len(seen) == 3
+
+
 def test_generic_path_for_keywords_tuples_and_interpreter(fake: Fake,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     t = tensors()

@@ -209,9 +209,7 @@ def _miss(fn, grid: Any, values: tuple, options: dict, key: tuple, kernels: dict
 
     _HOT.update(gpu_launch.hot_path_functions())
     result = _slow(fn, grid, values, (), {}, options)
-    # a kernel whose launch encodes tensor maps from its arguments stays on this path
-    if isinstance(result, gpu_launch.CompiledLaunch) and not any(k is _NOCACHE for k in key) \
-            and not result.metadata.get("tensormaps"):
+    if isinstance(result, gpu_launch.CompiledLaunch) and not any(k is _NOCACHE for k in key):
         try:
             kernels[key] = gpu_launch.fast_entry(result, names)
         except TypeError:  # an unhashable constexpr: this call shape stays generic
