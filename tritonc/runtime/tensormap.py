@@ -50,7 +50,7 @@ def device_tensormap(desc: Any) -> Any:
             not descriptors.is_aligned(desc) or not _has_tma(base.device):
         return 0
     return _map(base.data_ptr(), list(desc.shape), list(desc.strides), list(desc.block_shape),
-                elem, base.device)
+                elem, base.device.index)
 
 
 def launch_maps(recipes: list[dict], args: tuple) -> list[int]:
@@ -61,7 +61,7 @@ def launch_maps(recipes: list[dict], args: tuple) -> list[int]:
     gets 0."""
     import torch
 
-    device = torch.device("cuda", torch.cuda.current_device())
+    device = torch.cuda.current_device()
 
     def value(source: str) -> int:
         return int(args[int(source[1:])]) if source.startswith("%") else int(source)
@@ -79,9 +79,10 @@ def launch_maps(recipes: list[dict], args: tuple) -> list[int]:
 
 
 def _map(address: int, shape: list[int], strides: list[int], block: list[int], elem: int,
-         device: Any) -> Any:
-    """The device buffer of the map of a tensor at `address` (cached, see above)."""
-    key = (address, tuple(shape), tuple(strides), tuple(block), elem, device.index)
+         device: int) -> Any:
+    """The buffer on CUDA device `device` of the map of a tensor at `address` (cached, see
+    above)."""
+    key = (address, tuple(shape), tuple(strides), tuple(block), elem, device)
     with _LOCK:
         buffer = _MAPS.get(key)
         if buffer is None:
@@ -94,14 +95,16 @@ def _map(address: int, shape: list[int], strides: list[int], block: list[int], e
 
 
 def _encode(address: int, shape: list[int], strides: list[int], block: list[int], elem: int,
-            device: Any) -> Any:
+            device: int) -> Any:
+    import torch
+
     from tritonc.runtime.driver import get_driver
 
     box, span = descriptors.tma_box(elem, block)
     raw = get_driver().encode_tiled(_DATA_TYPES[elem], address, list(reversed(shape)),
                                     [s * elem for s in reversed(strides[:-1])], box,
                                     _SWIZZLES[span])
-    return _on_device(raw, device)
+    return _on_device(raw, torch.device("cuda", device))
 
 
 def _on_device(raw: bytes, device: Any) -> Any:

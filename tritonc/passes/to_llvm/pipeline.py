@@ -63,13 +63,13 @@ from tritonc.passes.ttgir.software_pipeline import (
     PIPELINED,
     STAGES,
     TMA,
+    copies,
     copy_width,
     dot_uses,
     dots_of,
     is_transposed,
     load_inputs,
     loop_slice,
-    partial_copies,
     tile_bytes,
     writes_memory,
 )
@@ -158,8 +158,8 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
             continue
         ty = load.results[0].type
         rows, row_len = ctx.shape(ty)
-        vec, elem = copy_width(ctx, load), element_bytes(ctx.scalar_type(ty))
-        partial = mask_regs is not None and partial_copies(ctx, load)
+        (vec, partial), elem = copies(ctx, load), element_bytes(ctx.scalar_type(ty))
+        partial = partial and mask_regs is not None
         nbytes = elem * vec
         base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
         coords = ctx.coordinates(ty)

@@ -77,19 +77,23 @@ def function_of(op):
     return op
 
 
-def _entry_argument(ir, func, value) -> int | None:
-    """The number of the kernel argument `value` is, looking through integer casts."""
+def _uncast(ir, value):
+    """`value` before the integer casts that made it."""
     while not isinstance(value.owner, ir.Block) and value.owner.name in _CASTS:
         value = value.owner.operands[0]
+    return value
+
+
+def _entry_argument(ir, func, value) -> int | None:
+    """The number of the kernel argument `value` is, looking through integer casts."""
+    value = _uncast(ir, value)
     if isinstance(value.owner, ir.Block) and value.owner == func.regions[0].blocks[0]:
         return value.arg_number
     return None
 
 
 def _constant(ir, value) -> int | None:
-    while not isinstance(value.owner, ir.Block) and value.owner.name in _CASTS:
-        value = value.owner.operands[0]
-    owner = value.owner
+    owner = _uncast(ir, value).owner
     if isinstance(owner, ir.Block) or owner.name != "arith.constant":
         return None
     attr = owner.attributes["value"]

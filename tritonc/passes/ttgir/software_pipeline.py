@@ -239,18 +239,13 @@ def _elem_bytes(ctx: LoweringContext, load) -> int:
 
 def copy_width(ctx: LoweringContext, load) -> int:
     """Registers of `load`'s tile one cp.async moves."""
-    return _copy(ctx, load)[0]
+    return copies(ctx, load)[0]
 
 
-def partial_copies(ctx: LoweringContext, load) -> bool:
-    """Whether a copy of `load`'s tile may be partly masked: its mask holds for a prefix of
-    each copy's elements (`offs_k < K - k` with K not a multiple of the copy), which
-    cp.async reads (src-size) and zero-fills beyond."""
-    return _copy(ctx, load)[1]
-
-
-def _copy(ctx: LoweringContext, load) -> tuple[int, bool]:
-    """(registers one cp.async of `load`'s tile moves, whether partly masked)."""
+def copies(ctx: LoweringContext, load) -> tuple[int, bool]:
+    """(registers of `load`'s tile one cp.async moves, whether a copy may be partly
+    masked: its mask holds for a prefix of each copy's elements, `offs_k < K - k` with K
+    not a multiple of the copy, which cp.async reads (src-size) and zero-fills beyond)."""
     if load.name == "tt.descriptor_load":
         return descriptor_vector_width(ctx, load, load.results[0].type), False
     if is_block_pointer(load.operands[0].type):
