@@ -440,10 +440,11 @@ CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 CHECK: cp.async.wait_group 0
 """, tmp_path)
-    # a 128 x 128 x 64 fp16 tile with 4 warps and 3 stages fits in registers
+    # a 128 x 128 x 64 fp16 tile with 4 warps and 3 stages fits in registers; its ring
+    # takes two buffers (64 KB: two blocks on an A100's 164 KB, where three take one)
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    assert k.metadata["shared"] == 3 * (128 * 64 + 64 * 128) * 2
+    assert k.metadata["shared"] == 2 * (128 * 64 + 64 * 128) * 2
 
 
 def _hopper_matmul(num_warps: int, block_n: int = 128):

@@ -83,8 +83,9 @@ class LoweringContext:
         self.load_guard = None  # an i1 every load also needs (a later iteration's, pipeline.py)
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
-        # (dot, issue, after its wait): run once that wgmma is issued (pipeline.py)
-        self.after_async_dot = None
+        # (dot, issue, after its reads): run once that dot is issued, or once every
+        # thread is done reading its operands (pipeline.py)
+        self.after_dot = None
         # values whose registers a wgmma may still write, and what waits for them
         self.in_flight: set = set()
         self.settle = None

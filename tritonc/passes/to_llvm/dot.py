@@ -298,7 +298,13 @@ def lower_dot(ctx: LoweringContext, op) -> list:
     if warpgroup_dot(ctx, op):
         return lower_warpgroup_dot(ctx, op)
     if isinstance(ctx.layout(op.results[0].type), MmaLayout):
-        return _mma(ctx, op)
+        out = _mma(ctx, op)
+        if ctx.after_dot is not None and ctx.after_dot[0] == op.operation:
+            issue = ctx.after_dot[1]  # copies into the buffers this dot read (pipeline.py)
+            ctx.after_dot = None
+            ctx.barrier()
+            issue()
+        return out
     a, b, c = op.operands
     result = op.results[0]
     k_dim = ctx.shape(a.type)[-1]

@@ -14,6 +14,10 @@ of the current iteration:
                 then the dot on buffer i % S
     epilogue:   wait for every copy, barrier
 
+With S-1 buffers (`ttg.ring_buffers`, when that fits one more block on an SM) the copies
+of iteration i+S-1 go into buffer i % (S-1) once every thread has read it: after the
+last dot reading the ring (for a wgmma, after its wait) and a barrier.
+
 A loop whose one wgmma dot only accumulates into the loop-carried value
 (`acc = tl.dot(a, b, acc)`, the loop's `ttg.async_dot`) leaves that dot in flight: it
 waits with `wgmma.wait_group 1`
@@ -264,6 +268,10 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
     in_flight = _in_flight(loop)
     carried = in_flight is not None and in_flight.carried
     issuer = None if in_flight is None else in_flight.issuer
+    after_reads = ring == stages if in_flight is not None else ring < stages
+    if in_flight is None and ring < stages:
+        issuer = [d for d in dots_of(loop) if any(d == u[0] for load in p.loads
+                                                  for u in dot_uses(load))][-1]
     if in_flight is not None:
         (ctx.carried_dots if carried else ctx.async_dots).add(in_flight.dot.results[0])
     ring_bytes = p.stage_bytes * ring
@@ -346,8 +354,8 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
             if carried:  # the previous iteration's dot may still write the carried value
                 ctx.in_flight.add(block.arguments[in_flight.index + 1])
                 ctx.settle = lambda: wait_accumulators(ctx, [], 0)
-            return _in_loop(ctx, p, (stages, ring, issuer), new_iv, ahead_flat, lb, ub,
-                            step, tiles_for, advance)
+            return _in_loop(ctx, p, (stages, ring, issuer, after_reads), new_iv, ahead_flat,
+                            lb, ub, step, tiles_for, advance)
 
         results = lower_body(flat_ahead, top)
         ctx.in_flight.clear()
@@ -396,10 +404,11 @@ def _if_iterates(ctx: LoweringContext, loop, lower) -> list:
 def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     """At the top of iteration `iv`: wait for its tiles, map the pipelined loads to their
     buffer and issue iteration iv+(S-1)*step: there, or, with a dot left in flight,
-    right after the dot `issuer` is issued, so that the tensor cores start on it first.
-    `depth`: (S, buffers in the ring, issuer or None). Returns the next ahead values
-    (filled in once issued)."""
-    stages, ring, issuer = depth
+    right after the dot `issuer` is issued, so that the tensor cores start on it first,
+    or once it and every thread are done reading (`after_reads`: the buffer to fill is
+    the one it read). `depth`: (S, buffers in the ring, issuer or None, after_reads).
+    Returns the next ahead values (filled in once issued)."""
+    stages, ring, issuer, after_reads = depth
 
     def position() -> tuple:  # (the iteration's number k, the buffer it reads)
         k = ctx.binop("arith.divsi", ctx.binop("arith.subi", iv, lb), step)
@@ -448,9 +457,10 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
                        for r, was in zip(regs[::vec], before[::vec]))
 
     if issuer is not None:
-        # S+1 buffers: (i+S-1) % (S+1) was read by the dot of i-2, done by now; S: once
-        # the dot of i-1, which read (i+S-1) % S, is done in every warpgroup
-        ctx.after_async_dot = (issuer, issue, ring == stages)
+        # in flight, S+1 buffers: (i+S-1) % (S+1) was read by the dot of i-2, done by now;
+        # S: once the dot of i-1, which read (i+S-1) % S, is done in every warpgroup;
+        # S-1 (dots done in the iteration): once the last dot of i has read i % (S-1)
+        ctx.after_dot = (issuer, issue, after_reads)
     else:
         issue()
     return nxt

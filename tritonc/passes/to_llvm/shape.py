@@ -440,8 +440,15 @@ def lower_trans(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.join")
 def lower_join(ctx: LoweringContext, op) -> list:
+    """Register by register where the result holds each pair where its operands hold the
+    halves (`view_layouts.joined`); else each half through a scratch copy."""
     lhs, rhs = op.operands
     result = op.results[0]
+    halves = [local_registers(ctx, src.type, result.type, lambda c: c[:-1]) for src in (lhs, rhs)]
+    if None not in halves:
+        regs = [ctx.get(lhs), ctx.get(rhs)]
+        return [[regs[o[-1]][i] for o, i in zip(
+            ctx.layout(result.type).register_offsets(ctx.shape(result.type)), halves[0])]]
     parts = []
     for src in (lhs, rhs):
         parts.append(exchange(ctx, src, result.type, lambda ctx, c: c[:-1]))
@@ -456,13 +463,24 @@ def lower_join(ctx: LoweringContext, op) -> list:
 
 @lowering("tt.split")
 def lower_split(ctx: LoweringContext, op) -> list:
-    """Each half through a scratch copy; a `tensor<2>` split into two scalars is read back
-    whole by every thread."""
+    """Each half from the registers of this thread where it holds both halves (the last
+    dimension a register bit); else through a scratch copy. A `tensor<2>` split into two
+    scalars is read back whole by every thread."""
     src = op.operands[0]
     if not ctx.is_tensor(op.results[0].type):
         store_ty, kind, _ = write_to_smem(ctx, src)
         out_ty = ctx.scalar_type(op.results[0].type)
         return [[_load_scalar(ctx, ctx.i32(half), kind, store_ty, out_ty)] for half in (0, 1)]
+    firsts = local_registers(ctx, src.type, op.results[0].type, lambda c: (*c, 0))
+    if firsts is not None:
+        src_shape = ctx.shape(src.type)
+        offsets = [tuple(x % n for x, n in zip(o, src_shape))
+                   for o in ctx.layout(src.type).register_offsets(src_shape)]
+        where = {o: i for i, o in reversed(list(enumerate(offsets)))}
+        seconds = [where.get((*offsets[i][:-1], 1)) for i in firsts]
+        if None not in seconds:
+            regs = ctx.get(src)
+            return [[regs[i] for i in firsts], [regs[i] for i in seconds]]
     outs = []
     for half in (0, 1):
         outs.append(exchange(ctx, src, op.results[half].type,

@@ -350,9 +350,9 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
                                                  [v.type for v in part])
     _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
     issue, after_wait = None, False
-    if ctx.after_async_dot is not None and ctx.after_async_dot[0] == op.operation:
-        _, issue, after_wait = ctx.after_async_dot
-        ctx.after_async_dot = None
+    if ctx.after_dot is not None and ctx.after_dot[0] == op.operation:
+        _, issue, after_wait = ctx.after_dot
+        ctx.after_dot = None
         if not after_wait:
             issue()
     if op.results[0] in ctx.carried_dots:  # the next iteration's first wait settles it

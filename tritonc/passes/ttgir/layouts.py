@@ -441,12 +441,19 @@ class NvmmaSharedLayout:
 class LinearEncoding:
     """`#ttg.linear<[register bases], [lane bases], [warp bases], [block bases]>`: any
     distributed layout, written as its linear-layout bases (one coordinate list per
-    input bit), for layouts no parameterised encoding describes."""
+    input bit), for layouts no parameterised encoding describes: the results of reshape,
+    trans, split and join of another layout (`view_layouts.py`).
+
+    The lowering adds a constant offset per register to a base per lane and warp bit,
+    each along one dimension, so it takes the layouts (`strided`) whose every basis moves
+    by a power of two along at most one dimension, no two by the same bit: there the sum
+    is the layout's exclusive or."""
 
     layout: LinearLayout
 
     @staticmethod
-    def parse(text: str, shape: tuple[int, ...]) -> LinearEncoding:
+    def parse(text: str, shape: tuple[int, ...] | None = None) -> LinearEncoding:
+        """From the printed attribute; without `shape`, the tensor the bases cover."""
         body = re.fullmatch(r"#ttg\.linear<(.*)>", text)
         if body is None:
             raise ValueError(f"not a linear layout: {text}")
@@ -457,6 +464,11 @@ class LinearEncoding:
         for name, group in zip(("register", "lane", "warp", "block"), groups):
             bases[name] = [tuple(int(x) for x in b.split(",") if x.strip())
                            for b in re.findall(r"\[([^\]]*)\]", group)]
+        if shape is None:
+            vectors = [v for vs in bases.values() for v in vs]
+            if not vectors:
+                raise ValueError(f"a linear layout without bases: {text}")
+            shape = tuple(2 * max(v[d] for v in vectors) or 1 for d in range(len(vectors[0])))
         names = [f"dim{d}" for d in range(len(shape))]
         return LinearEncoding(LinearLayout(bases, list(zip(names, shape))))
 
@@ -467,13 +479,62 @@ class LinearEncoding:
         parts = [fmt(self.layout.bases(d)) for d in ("register", "lane", "warp", "block")]
         return f"#ttg.linear<{', '.join(parts)}>"
 
+    @staticmethod
+    def strided(layout: LinearLayout) -> bool:
+        """Whether every basis moves by a power of two along at most one dimension and no
+        two move by the same bit (bases of zero, copies, aside)."""
+        seen = set()
+        for name in layout.in_dims:
+            for v in layout.bases(name):
+                moved = [(d, x) for d, x in enumerate(v) if x]
+                if not moved:
+                    continue
+                if len(moved) > 1 or moved[0][1] & (moved[0][1] - 1) or moved[0] in seen:
+                    return False
+                seen.add(moved[0])
+        return True
+
+    # -- the geometry the lowering reads (see BlockedLayout) ------------------------------
+    @property
+    def rank(self) -> int:
+        return len(self.layout.out_shape)
+
+    def tile(self, d: int) -> int:
+        return self.layout.out_shape[d]
+
+    @cached_property
+    def vector_width(self) -> int:
+        """Consecutive registers that are consecutive elements of the last dimension."""
+        return self.layout.num_contiguous(self.layout.out_dims[-1])
+
+    def num_registers(self, shape: tuple[int, ...]) -> int:
+        return self.layout.in_size("register")
+
+    def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+        return [self.layout.apply(register=r) for r in range(self.layout.in_size("register"))]
+
+    def _strides(self, name: str) -> list[tuple[int, int]]:
+        out = []
+        for v in self.layout.bases(name):
+            moved = [(d, x) for d, x in enumerate(v) if x]
+            if len(moved) > 1:
+                raise ValueError(f"a {name} basis {v} moves along several dimensions")
+            out.append(moved[0] if moved else (0, 0))
+        return out
+
+    def lane_strides(self) -> list[tuple[int, int]]:
+        return self._strides("lane")
+
+    def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
+        return self._strides("warp")
+
     def to_linear(self, shape: tuple[int, ...]) -> LinearLayout:
         if tuple(shape) != self.layout.out_shape:
             raise ValueError(f"linear layout of shape {self.layout.out_shape}, not {shape}")
         return self.layout
 
 
-Layout = BlockedLayout | MmaLayout | SliceLayout | DotOperandLayout
+Layout = BlockedLayout | MmaLayout | SliceLayout | DotOperandLayout | LinearEncoding
 SharedLayout = SwizzledSharedLayout | NvmmaSharedLayout
 
 
@@ -486,6 +547,8 @@ def parse_layout(text: str) -> Layout:
         return SliceLayout.parse(text)
     if text.startswith("#ttg.dot_op"):
         return DotOperandLayout.parse(text)
+    if text.startswith("#ttg.linear"):
+        return LinearEncoding.parse(text)
     return BlockedLayout.parse(text)
 
 

@@ -31,7 +31,9 @@ broadcast moves nothing.
 
 from __future__ import annotations
 
-from tritonc.passes.ttgir.layouts import MmaLayout, SliceLayout, parse_layout
+from tritonc.passes.ttgir import view_layouts
+from tritonc.passes.ttgir.layouts import LinearEncoding, MmaLayout, SliceLayout, parse_layout
+from tritonc.passes.ttgir.view_layouts import VIEW_OPS
 
 _ELEMENTWISE = {"tt.fp_to_fp", "tt.bitcast", "tt.clampf", "tt.precise_sqrt",
                 "tt.precise_divf", "tt.mulhiu", "tt.extern_elementwise"}
@@ -78,7 +80,7 @@ def _retypable(ir, value) -> bool:
     if isinstance(owner, ir.Block):
         return _loop_of(ir, value) is not None
     return (owner.name in ("tt.reduce", "tt.expand_dims", "tt.broadcast", "scf.for",
-                           "ttg.convert_layout") or _is_elementwise(ir, owner))
+                           "ttg.convert_layout", *VIEW_OPS) or _is_elementwise(ir, owner))
 
 
 def _loop_of(ir, block_arg):
@@ -97,6 +99,15 @@ def _axis(ir, op) -> int:
     return ir.IntegerAttr(op.attributes["axis"]).value
 
 
+def _view_layout(ir, op, text: str, forward: bool) -> LinearEncoding | None:
+    """The layout of view op `op`'s results when its operands are in `text` (forward), or
+    of its operands when its results are."""
+    src_shape = tuple(ir.RankedTensorType(op.operands[0].type).shape)
+    dst_shape = tuple(ir.RankedTensorType(op.results[0].type).shape)
+    infer = view_layouts.result_layout if forward else view_layouts.operand_layout
+    return infer(ir, op, parse_layout(text), src_shape, dst_shape)
+
+
 class Growth:
     """The values that take a new layout, grown from seeds along the rules above."""
 
@@ -111,6 +122,10 @@ class Growth:
             return
         if value in self.want or not _retypable(ir, value):
             return
+        owner = value.owner
+        if not isinstance(owner, ir.Block) and owner.name in VIEW_OPS and \
+                _view_layout(ir, owner, text, forward=False) is None:
+            return  # its operand could not take a layout from which it moves no data
         self.want[value] = text
         self.work.append(value)
 
@@ -129,6 +144,14 @@ class Growth:
         self.assign(loop.operands[3 + index], text)
         self.assign(_yield_of(loop).operands[index], text)
 
+    def _view(self, op, text: str, forward: bool) -> None:
+        """Through a view op: its results from an operand's layout, or its operands from a
+        result's (`view_layouts`)."""
+        layout = _view_layout(self.ir, op, text, forward)
+        if layout is not None:
+            for v in (op.results if forward else op.operands):
+                self.assign(v, layout.attr_text())
+
     def _forward(self, value, text: str) -> None:
         ir = self.ir
         layout = parse_layout(text)
@@ -137,6 +160,10 @@ class Growth:
             if _is_elementwise(ir, user):
                 for v in [*user.results, *user.operands]:
                     self.assign(v, text)
+            elif user.name in VIEW_OPS:
+                self._view(user, text, forward=True)
+            elif isinstance(layout, LinearEncoding):
+                continue  # a linear layout only goes on through views and elementwise ops
             elif user.name == "tt.reduce":
                 for r in user.results:
                     self.assign(r, SliceLayout(_axis(ir, user), layout).attr_text())
@@ -160,6 +187,10 @@ class Growth:
         if _is_elementwise(ir, owner):
             for v in [*owner.operands, *owner.results]:
                 self.assign(v, text)
+        elif owner.name in VIEW_OPS:
+            self._view(owner, text, forward=False)
+        elif isinstance(layout, LinearEncoding):
+            return
         elif owner.name == "tt.reduce":
             if isinstance(layout, SliceLayout) and layout.dim == _axis(ir, owner):
                 for v in owner.operands:
@@ -192,6 +223,11 @@ def _expected_operands(ir, op, old_types: dict) -> list:
                 else None for v in operands]
     layout = parse_layout(str(ir.RankedTensorType(results[0].type).encoding)) if changed \
         else None
+    if changed and op.name in VIEW_OPS:
+        return [None if _view_layout(ir, op, _encoding(ir, v), forward=True) == layout else
+                _with_encoding(ir, v.type,
+                               _view_layout(ir, op, layout.attr_text(), forward=False).attr_text())
+                for v in operands]
     if isinstance(layout, SliceLayout) and op.name == "tt.reduce":
         return [_with_encoding(ir, v.type, layout.parent.attr_text()) for v in operands]
     if changed and op.name == "tt.expand_dims":

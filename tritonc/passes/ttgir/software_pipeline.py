@@ -6,9 +6,10 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
 
 - on an `scf.for` with `num_stages` S > 1 (its `tt.num_stages`, from
   `tl.range(num_stages=)`, else the module's `ttg.num-stages`) whose loads feed
-  tensor-core dots: `ttg.pipeline_stages = S` and `ttg.ring_buffers` (S, or S + 1 when the
-  loop's dot stays in flight and one more buffer costs no block per SM); with a wgmma dot
-  left in flight, `ttg.async_dot` = the index of the loop result it yields;
+  tensor-core dots: `ttg.pipeline_stages = S` and `ttg.ring_buffers`: S, or S + 1 when the
+  loop's dot stays in flight and one more buffer costs no block per SM, or S - 1 when its
+  dots finish within the iteration and one buffer less brings a block more; with a wgmma
+  dot left in flight, `ttg.async_dot` = the index of the loop result it yields;
 - on each load whose tile is copied into that ring: `ttg.pipelined`; on sm_90 a load
   for a wgmma dot through an aligned host descriptor (its `tt.make_tensor_descriptor`
   names the kernel argument of its CUtensorMap, `tt.tensormap`) whose block TMA copies
@@ -132,9 +133,13 @@ def _annotate(ctx: LoweringContext, loop) -> None:
     if loads:
         index = _async_dot(ctx, loop, loads)
         stage_bytes = sum(tile_bytes(ctx, load) for load in loads)
-        spare = index is not None and _spare_buffer(ctx, stage_bytes, stages)
+        if index is not None:
+            buffers = stages + 1 if _spare_buffer(ctx, stage_bytes, stages) else stages
+        else:
+            buffers = stages - 1 if _short_ring(ctx, loop, loads, stage_bytes, stages) \
+                else stages
         loop.attributes[STAGES] = ir.IntegerAttr.get(i32, stages)
-        loop.attributes[BUFFERS] = ir.IntegerAttr.get(i32, stages + 1 if spare else stages)
+        loop.attributes[BUFFERS] = ir.IntegerAttr.get(i32, buffers)
         if index is not None:
             loop.attributes[ASYNC_DOT] = ir.IntegerAttr.get(i32, index)
         for load in loads:
@@ -435,6 +440,33 @@ def _spare_buffer(ctx: LoweringContext, stage_bytes: int, stages: int) -> bool:
     128 KB with the spare, one)."""
     more, fewer = stage_bytes * (stages + 1), stage_bytes * stages
     return more <= _RING_BUDGET and _blocks_per_sm(ctx, more) >= _blocks_per_sm(ctx, fewer)
+
+
+def _short_ring(ctx: LoweringContext, loop, loads: list, stage_bytes: int,
+                stages: int) -> bool:
+    """Whether the ring of a loop whose dots finish within the iteration takes S-1
+    buffers: the copies of iteration i+S-1 then go, after the last dot reading the ring
+    and a barrier, into the buffer iteration i read. One barrier more per iteration, one
+    buffer less, taken when that fits another block on an SM (a decode matmul's 16 x 128
+    and 128 x 64 fp16 tiles in 4 stages: 80 KB, two blocks on an H100; 60 KB, three)."""
+    body = loop.regions[0].blocks[0]
+    readers = [dot for load in loads for dot, _, _ in dot_uses(load)]
+    if stages < 3 or any(dot.parent != body.owner for dot in readers):
+        return False
+    # the accumulators' registers (and a few dozen for addresses) may allow no more blocks
+    threads = 32 * ctx.num_warps
+    registers = 40 + sum(_numel(dot.results[0].type) for dot in dots_of(loop)) // threads
+    by_registers = sm_limits(ctx.arch).regs // (threads * registers)
+    fewer, more = (min(by_registers, _blocks_per_sm(ctx, stage_bytes * n))
+                   for n in (stages - 1, stages))
+    return fewer > more
+
+
+def _numel(ty) -> int:
+    n = 1
+    for d in ir.RankedTensorType(ty).shape:
+        n *= d
+    return n
 
 
 def _prefetch_loads(ctx: LoweringContext, loop) -> list:

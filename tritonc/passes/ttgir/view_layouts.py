@@ -1,0 +1,125 @@
+"""The layouts under which reshape, trans, split and join move no data.
+
+A view op only renames the coordinates of its elements: `tt.reshape` (row-major, no
+reordering) reads the flat index in another shape, `tt.trans` permutes the dimensions,
+`tt.split` takes apart a last dimension of size 2 and `tt.join` makes one. On shapes of
+powers of two each is a linear map of coordinate bits, so the layout of the result that
+keeps every element in the register, lane and warp that held it is the operand's linear
+layout with its outputs renamed:
+
+    reshape  each basis's coordinates, read as one row-major flat index, in the new shape
+    trans    each basis's coordinates permuted
+    split    the register basis that steps the last dimension dropped (None when the two
+             halves sit in different lanes or warps: they must move)
+    join     a first register basis stepping the new last dimension
+
+and the other way round for an operand from its result. The result is a
+`#ttg.linear` encoding (`layouts.LinearEncoding`), or None when the lowering could not
+place it (`LinearEncoding.strided`). propagate-mma carries the accumulator of a dot
+through such ops with these (the subtiled epilogue of a persistent matmul:
+`split(permute(reshape(acc, (M, 2, N / 2)), (0, 2, 1)))` stays in the registers the
+wgmma wrote).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tritonc.passes.to_llvm.convert import linear_of
+from tritonc.passes.ttgir.layouts import LinearEncoding
+from tritonc.passes.ttgir.linear_layout import LinearLayout, log2, out_dim_names
+
+VIEW_OPS = ("tt.reshape", "tt.trans", "tt.split", "tt.join")
+
+
+def _outs(shape: Sequence[int]) -> list[tuple[str, int]]:
+    return list(zip(out_dim_names(len(shape)), shape))
+
+
+def _map_bases(ll: LinearLayout, shape: Sequence[int], f) -> LinearLayout:
+    return LinearLayout({name: [f(v) for v in ll.bases(name)] for name in ll.in_dims},
+                        _outs(shape))
+
+
+def reshaped(ll: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+    """`ll` with its coordinates read row-major in `shape` (same number of elements)."""
+    old = ll.out_shape
+
+    def flat(v) -> int:
+        index = 0
+        for x, size in zip(v, old):
+            index = (index << log2(size)) | x
+        return index
+
+    def unflat(index: int) -> tuple[int, ...]:
+        out = []
+        for size in reversed(shape):
+            out.append(index & (size - 1))
+            index >>= log2(size)
+        return tuple(reversed(out))
+
+    return _map_bases(ll, shape, lambda v: unflat(flat(v)))
+
+
+def split_last(ll: LinearLayout) -> LinearLayout | None:
+    """`ll` without its last dimension (of size 2), or None unless exactly one register
+    basis steps it and no other basis touches it."""
+    last = len(ll.out_shape) - 1
+    step = tuple(1 if d == last else 0 for d in range(last + 1))
+    regs = list(ll.bases("register"))
+    if step not in regs or any(v[last] for name in ll.in_dims for v in ll.bases(name)
+                               if not (name == "register" and v == step)):
+        return None
+    regs.remove(step)
+    bases = {name: [v[:last] for v in (regs if name == "register" else ll.bases(name))]
+             for name in ll.in_dims}
+    return LinearLayout(bases, _outs(ll.out_shape[:last]))
+
+
+def joined(ll: LinearLayout) -> LinearLayout:
+    """`ll` with a last dimension of size 2 stepped by register 0."""
+    rank = len(ll.out_shape)
+    bases = {name: ([(0,) * rank + (1,)] if name == "register" else [])
+             + [(*v, 0) for v in ll.bases(name)] for name in ll.in_dims}
+    return LinearLayout(bases, _outs((*ll.out_shape, 2)))
+
+
+def _encoding(ll: LinearLayout | None) -> LinearEncoding | None:
+    return LinearEncoding(ll) if ll is not None and LinearEncoding.strided(ll) else None
+
+
+def _order(ir, op) -> list[int]:
+    return list(ir.DenseI32ArrayAttr(op.attributes["order"]))
+
+
+def result_layout(ir, op, layout, src_shape: tuple[int, ...],
+                  dst_shape: tuple[int, ...]) -> LinearEncoding | None:
+    """The layout of `op`'s result(s) (of `dst_shape`) that holds each element where the
+    operand (of `src_shape`, in `layout`) does; for a join, where both operands do."""
+    ll = linear_of(layout, src_shape)
+    if ll is None:
+        return None
+    if op.name == "tt.reshape":
+        return _encoding(reshaped(ll, dst_shape))
+    if op.name == "tt.trans":
+        return _encoding(ll.transpose_outs(_order(ir, op)))
+    if op.name == "tt.split":
+        return _encoding(split_last(ll))
+    return _encoding(joined(ll))
+
+
+def operand_layout(ir, op, layout, src_shape: tuple[int, ...],
+                   dst_shape: tuple[int, ...]) -> LinearEncoding | None:
+    """The layout of `op`'s operand(s) (of `src_shape`) from which its result (of
+    `dst_shape`, in `layout`) moves no data."""
+    ll = linear_of(layout, dst_shape)
+    if ll is None:
+        return None
+    if op.name == "tt.reshape":
+        return _encoding(reshaped(ll, src_shape))
+    if op.name == "tt.trans":
+        order = _order(ir, op)
+        return _encoding(ll.transpose_outs([order.index(d) for d in range(len(order))]))
+    if op.name == "tt.split":
+        return _encoding(joined(ll))
+    return _encoding(split_last(ll))
