@@ -2,7 +2,8 @@
 in the same run, with torch.matmul (cuBLAS) for scale.
 
     python3 benchmarks/matmul_zoo.py [--quick] [--dtypes fp16,bf16] [--sizes 4096,8192]
-                                     [--sources "pointers,block pointers"] [--out results.json]
+                                     [--sources "pointers,block pointers"] [--rounds N]
+                                     [--out results.json]
 
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
 {pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors made in the
@@ -14,8 +15,11 @@ the product of the same operands in float64 before it is timed; a case a compile
 run is reported with its error, and the run goes on. `--quick`: fp16 and bf16, the
 128 x 256 x 64 tiles, sizes 4096^3 and 4000^3 (about one minute for each dtype). The
 whole zoo is more than one run of a few minutes: split it by `--dtypes` and `--sizes`
-(one dtype at one size, both tiles: about one minute). Prints one line per row and the
-geometric mean of tritonc / Triton.
+(one dtype at one size, both tiles: about one minute). Each row times the two compilers
+`--rounds` times (2 by default), alternating which goes first, and keeps each side's
+median: under a sustained 8192^3 load the card's clock drifts from one timing to the
+next by several per cent, which a single timing per side would credit to one of them.
+Prints one line per row and the geometric mean of tritonc / Triton.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import argparse
 import importlib
 import json
 import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -115,7 +120,8 @@ def _launcher(module, source: str, a, b, c, size: int, tile, dtype: str):
     return lambda: kernel[grid](*args, **meta)
 
 
-def _measure(module, source, a, b, ref, size, tile, dtype) -> float:
+def _checked_launch(module, source, a, b, ref, size, tile, dtype):
+    """The launch of one row's kernel, run once (compiling it) and its result checked."""
     c = torch.full((size, size), float("nan"), device="cuda", dtype=torch.float32)
     launch = _launcher(module, source, a, b, c, size, tile, dtype)
     launch()
@@ -124,8 +130,18 @@ def _measure(module, source, a, b, ref, size, tile, dtype) -> float:
     limit = 1e-2
     if not err < limit:
         raise AssertionError(f"relative error {err:.3g}")
-    return tflops(do_bench(launch, warmup=10, rep=40, return_mode="median"), size, size,
-                  size)
+    return launch
+
+
+def _time_rounds(launches: dict, size: int, rounds: int) -> dict:
+    """TFLOP/s of each launch: the median over `rounds` timings, the sides alternating."""
+    times: dict = {name: [] for name in launches}
+    names = list(launches)
+    for r in range(rounds):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            ms = do_bench(launches[name], warmup=10, rep=40, return_mode="median")
+            times[name].append(tflops(ms, size, size, size))
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main() -> None:
@@ -135,8 +151,11 @@ def main() -> None:
     parser.add_argument("--sizes", default=None)
     parser.add_argument("--sources", default=None,
                         help=f"a comma-separated subset of: {', '.join(SOURCES)}")
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     dtypes = args.dtypes.split(",") if args.dtypes else (
         ["fp16", "bf16"] if args.quick else list(DTYPES))
     for d in dtypes:
@@ -175,13 +194,15 @@ def main() -> None:
                                "tile": "x".join(map(str, _tile(tile, dtype)))
                                + f"/{tile[3]}w",
                                "cublas": cublas}
+                        launches = {}
                         for name, module in flavours.items():
                             try:
-                                row[name] = _measure(module, source, a, b, ref, size, tile,
-                                                     dtype)
+                                launches[name] = _checked_launch(module, source, a, b, ref,
+                                                                 size, tile, dtype)
                             except Exception as e:  # report, go on
                                 row[name] = None
                                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                        row.update(_time_rounds(launches, size, args.rounds))
                         finish_row(row, flavours)
                         rows.append(row)
                         _print(row)
