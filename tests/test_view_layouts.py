@@ -117,3 +117,31 @@ def test_joined_accumulators_need_no_exchange(arch):
     assert '"tt.join"' in ttgir
     join = next(line for line in ttgir.splitlines() if '"tt.join"' in line)
     assert "#ttg.mma" in join and "#ttg.linear" in join
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+def test_halves_carried_by_a_loop_compile(arch):
+    ttgir, ptx = compile_ptx("folded_halves", arch)
+    loop = ttgir[ttgir.index("scf.for"):]
+    assert '"tt.split"' in loop and f".target sm_{arch}" in ptx
+    if arch == 90:  # the sum the loop carries stays in the halves' linear layout
+        assert "scf.for" in ttgir and "-> (tensor<64x32xf32, #ttg.linear" in ttgir
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("name", ["transposed_probabilities", "flattened_scores",
+                                  "transposed_scores"])
+def test_views_of_scores_compile(name, arch):
+    """Views of a dot's result that reach a dot operand, a 1-D store and a reduction: the
+    view takes the linear layout, and each of those users converts from it."""
+    from view_kernels import KERNELS
+
+    import tritonc
+
+    sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "o_ptr": "*fp32"}
+    if name == "transposed_probabilities":
+        sig = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp32"}
+    k = tritonc.compile(KERNELS[name], sig, {"BM": 64, "BN": 128, "D": 64},
+                        target=f"cuda:{arch}", divisible_by_16=set(sig), num_warps=4)
+    assert "#ttg.linear" in k.asm["ttgir"]
+    assert k.metadata["ptxas"]["spill_stores"] == 0

@@ -1,6 +1,8 @@
-"""Kernels whose dot accumulators go through view ops before their stores: C stored as
-two halves split from the accumulator (as tutorial 09's subtiled epilogue), two products
-interleaved column by column through `tl.join`, and C stored whole for comparison."""
+"""Kernels whose dot results go through view ops: C stored as two halves split from the
+accumulator (as tutorial 09's subtiled epilogue), two products interleaved column by
+column through `tl.join`, halves of each step's product summed by a loop, C stored whole
+for comparison; and attention-like scores transposed into another dot's A operand,
+flattened to 1-D, and transposed into a row reduction."""
 
 from __future__ import annotations
 
@@ -64,8 +66,70 @@ def store_whole(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
              mask=(rows[:, None] < M) & (cols[None, :] < N))
 
 
+@triton.jit
+def folded_halves(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """Per tile, the sum over K blocks of each block's product folded in half (left half
+    plus right half), carried by the loop: C is M x (tiles * BLOCK_N / 2), fp32."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    total = tl.zeros((BLOCK_M, BLOCK_N // 2), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + (k + offs_k)[None, :],
+                    mask=(offs_m[:, None] < M) & (k + offs_k[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + offs_k)[:, None] * stride_bk + offs_n[None, :],
+                    mask=(k + offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        part = tl.dot(a, b)
+        left, right = tl.split(tl.permute(tl.reshape(part, (BLOCK_M, 2, BLOCK_N // 2)),
+                                          (0, 2, 1)))
+        total += left + right
+    cols = tl.program_id(1) * (BLOCK_N // 2) + tl.arange(0, BLOCK_N // 2)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + cols[None, :], total,
+             mask=offs_m[:, None] < M)
+
+
+@triton.jit
+def _scores(q_ptr, k_ptr, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    """Q (BM x D) @ K^T, K given as BN x D rows."""
+    m, n, d = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, D)
+    q = tl.load(q_ptr + m[:, None] * D + d[None, :])
+    kt = tl.load(k_ptr + n[None, :] * D + d[:, None])
+    return tl.dot(q, kt)
+
+
+@triton.jit
+def transposed_probabilities(q_ptr, k_ptr, v_ptr, o_ptr, BM: tl.constexpr, BN: tl.constexpr,
+                             D: tl.constexpr):
+    """O (BN x D) = exp(Q K^T / 8)^T @ V: the transposed scores as a dot's A operand."""
+    p = tl.exp(_scores(q_ptr, k_ptr, BM, BN, D) * 0.125)
+    m, n, d = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, D)
+    v = tl.load(v_ptr + m[:, None] * D + d[None, :])
+    o = tl.dot(tl.trans(p).to(tl.float16), v)
+    tl.store(o_ptr + n[:, None] * D + d[None, :], o)
+
+
+@triton.jit
+def flattened_scores(q_ptr, k_ptr, o_ptr, BM: tl.constexpr, BN: tl.constexpr,
+                     D: tl.constexpr):
+    """2 Q K^T stored through a 1-D reshape."""
+    flat = tl.reshape(_scores(q_ptr, k_ptr, BM, BN, D) * 2.0, (BM * BN,))
+    tl.store(o_ptr + tl.arange(0, BM * BN), flat)
+
+
+@triton.jit
+def transposed_scores(q_ptr, k_ptr, o_ptr, BM: tl.constexpr, BN: tl.constexpr,
+                      D: tl.constexpr):
+    """O (BN x BM) = S^T + the row sums of S^T, S = Q K^T."""
+    s = tl.trans(_scores(q_ptr, k_ptr, BM, BN, D))
+    m, n = tl.arange(0, BM), tl.arange(0, BN)
+    tl.store(o_ptr + n[:, None] * BM + m[None, :], s + tl.sum(s, axis=1)[:, None])
+
+
 KERNELS = {"store_halves": store_halves, "store_interleaved": store_interleaved,
-           "store_whole": store_whole}
+           "store_whole": store_whole, "folded_halves": folded_halves,
+           "transposed_probabilities": transposed_probabilities,
+           "flattened_scores": flattened_scores, "transposed_scores": transposed_scores}
 TILE = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
 
 
@@ -73,7 +137,7 @@ def compile_ptx(name: str, arch: int) -> tuple[str, str]:
     """The TTGIR and PTX of kernel `name` for sm_`arch` (fp16 operands, 4 warps)."""
     fn = KERNELS[name]
     sig = {"a_ptr": "*fp16", "b_ptr": "*fp16",
-           "c_ptr": "*fp32" if name == "store_interleaved" else "*fp16",
+           "c_ptr": "*fp32" if name in ("store_interleaved", "folded_halves") else "*fp16",
            **{n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")}}
     if name == "store_interleaved":
         sig["scale"] = "fp32"

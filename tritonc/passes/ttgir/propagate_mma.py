@@ -4,7 +4,10 @@ After mma-layouts, every user of a dot result sees it through a `ttg.convert_lay
 the blocked layout, a trip through shared memory. This pass grows the set of values that
 take the mma layout instead, from those converts outward: through elementwise ops, row
 reductions (whose results take `#ttg.slice<axis, mma>`), `tt.expand_dims` of such a slice
-(back to the mma layout), `tt.broadcast`, and the iteration arguments of `scf.for`.
+(back to the mma layout), `tt.broadcast`, the iteration arguments of `scf.for`, and the
+view ops reshape, trans, split and join, whose results take the `#ttg.linear` layout
+that keeps every element where it was (`view_layouts.py`; a linear layout spreads only
+through elementwise ops, views and loops).
 Values that cross into the set get one convert; constants, splats and ranges are made
 again in the layout that asks for them, and so, for users inside a loop, are values made
 from them by expand_dims, broadcast and elementwise ops (an offset tile the epilogue's
@@ -99,6 +102,9 @@ def _axis(ir, op) -> int:
     return ir.IntegerAttr(op.attributes["axis"]).value
 
 
+_SHAPED = ("tt.reduce", "tt.expand_dims", "tt.broadcast")  # results of another shape
+
+
 def _view_layout(ir, op, text: str, forward: bool) -> LinearEncoding | None:
     """The layout of view op `op`'s results when its operands are in `text` (forward), or
     of its operands when its results are."""
@@ -123,9 +129,11 @@ class Growth:
         if value in self.want or not _retypable(ir, value):
             return
         owner = value.owner
-        if not isinstance(owner, ir.Block) and owner.name in VIEW_OPS and \
-                _view_layout(ir, owner, text, forward=False) is None:
-            return  # its operand could not take a layout from which it moves no data
+        if not isinstance(owner, ir.Block):
+            if owner.name in VIEW_OPS and _view_layout(ir, owner, text, forward=False) is None:
+                return  # its operand could not take a layout from which it moves no data
+            if owner.name in _SHAPED and text.startswith("#ttg.linear"):
+                return  # a linear layout spreads through elementwise ops, views and loops
         self.want[value] = text
         self.work.append(value)
 
@@ -162,8 +170,10 @@ class Growth:
                     self.assign(v, text)
             elif user.name in VIEW_OPS:
                 self._view(user, text, forward=True)
+            elif user.name == "scf.yield" and user.parent.name == "scf.for":
+                self._loop_slot(user.parent, use.operand_number, text)
             elif isinstance(layout, LinearEncoding):
-                continue  # a linear layout only goes on through views and elementwise ops
+                continue  # not into reductions, expand_dims or broadcasts
             elif user.name == "tt.reduce":
                 for r in user.results:
                     self.assign(r, SliceLayout(_axis(ir, user), layout).attr_text())
@@ -172,8 +182,6 @@ class Growth:
                     self.assign(user.results[0], layout.parent.attr_text())
             elif user.name == "tt.broadcast":
                 self.assign(user.results[0], text)
-            elif user.name == "scf.yield" and user.parent.name == "scf.for":
-                self._loop_slot(user.parent, use.operand_number, text)
 
     def _backward(self, value, text: str) -> None:
         ir = self.ir
@@ -189,8 +197,8 @@ class Growth:
                 self.assign(v, text)
         elif owner.name in VIEW_OPS:
             self._view(owner, text, forward=False)
-        elif isinstance(layout, LinearEncoding):
-            return
+        elif owner.name == "scf.for":
+            self._loop_slot(owner, ir.OpResult(value).result_number, text)
         elif owner.name == "tt.reduce":
             if isinstance(layout, SliceLayout) and layout.dim == _axis(ir, owner):
                 for v in owner.operands:
@@ -199,8 +207,6 @@ class Growth:
             self.assign(owner.operands[0], SliceLayout(_axis(ir, owner), layout).attr_text())
         elif owner.name == "tt.broadcast":
             self.assign(owner.operands[0], text)
-        elif owner.name == "scf.for":
-            self._loop_slot(owner, ir.OpResult(value).result_number, text)
 
 
 def _expected_operands(ir, op, old_types: dict) -> list:

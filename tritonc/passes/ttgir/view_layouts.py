@@ -88,38 +88,31 @@ def _encoding(ll: LinearLayout | None) -> LinearEncoding | None:
     return LinearEncoding(ll) if ll is not None and LinearEncoding.strided(ll) else None
 
 
-def _order(ir, op) -> list[int]:
-    return list(ir.DenseI32ArrayAttr(op.attributes["order"]))
-
-
 def result_layout(ir, op, layout, src_shape: tuple[int, ...],
                   dst_shape: tuple[int, ...]) -> LinearEncoding | None:
     """The layout of `op`'s result(s) (of `dst_shape`) that holds each element where the
     operand (of `src_shape`, in `layout`) does; for a join, where both operands do."""
-    ll = linear_of(layout, src_shape)
-    if ll is None:
-        return None
-    if op.name == "tt.reshape":
-        return _encoding(reshaped(ll, dst_shape))
-    if op.name == "tt.trans":
-        return _encoding(ll.transpose_outs(_order(ir, op)))
-    if op.name == "tt.split":
-        return _encoding(split_last(ll))
-    return _encoding(joined(ll))
+    return _through(ir, op, linear_of(layout, src_shape), dst_shape, forward=True)
 
 
 def operand_layout(ir, op, layout, src_shape: tuple[int, ...],
                    dst_shape: tuple[int, ...]) -> LinearEncoding | None:
     """The layout of `op`'s operand(s) (of `src_shape`) from which its result (of
     `dst_shape`, in `layout`) moves no data."""
-    ll = linear_of(layout, dst_shape)
+    return _through(ir, op, linear_of(layout, dst_shape), src_shape, forward=False)
+
+
+def _through(ir, op, ll: LinearLayout | None, shape: tuple[int, ...],
+             forward: bool) -> LinearEncoding | None:
+    """`ll` carried through view op `op` from its operand to its result (`forward`) or
+    back, onto `shape`."""
     if ll is None:
         return None
     if op.name == "tt.reshape":
-        return _encoding(reshaped(ll, src_shape))
+        return _encoding(reshaped(ll, shape))
     if op.name == "tt.trans":
-        order = _order(ir, op)
-        return _encoding(ll.transpose_outs([order.index(d) for d in range(len(order))]))
-    if op.name == "tt.split":
-        return _encoding(joined(ll))
-    return _encoding(split_last(ll))
+        order = list(ir.DenseI32ArrayAttr(op.attributes["order"]))
+        return _encoding(ll.transpose_outs(
+            order if forward else [order.index(d) for d in range(len(order))]))
+    takes_apart = (op.name == "tt.split") == forward
+    return _encoding(split_last(ll) if takes_apart else joined(ll))
