@@ -88,7 +88,8 @@ class Plan:
     ldmatrix); `trans`: the results of the `tt.trans` ops between a load and its dots,
     operands that read the stored tile transposed; `tma`: the loads TMA copies (tma.py),
     whose bytes in one stage are `tma_bytes`; `ops` / `args`: what the loads' addresses
-    need again for a later iteration (`software_pipeline.loop_slice`)."""
+    need again for a later iteration (`software_pipeline.loop_slice`); `last_reader`: the
+    body's last dot reading the ring (None if only nested dots do)."""
 
     def __init__(self, ctx: LoweringContext, loop) -> None:
         block = loop.regions[0].blocks[0]
@@ -103,6 +104,9 @@ class Plan:
                                 "for a later iteration")
         self.ops, self.args = found
         uses = {load: dot_uses(load) for load in self.loads}
+        readers = [dot for found in uses.values() for dot, _, _ in found]
+        self.last_reader = next((d for d in reversed(dots_of(loop))
+                                 if any(d == r for r in readers)), None)
         self.wgmma_loads = [load for load in self.loads
                             if warpgroup_dot(ctx, uses[load][0][0])]
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
@@ -270,8 +274,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
     issuer = None if in_flight is None else in_flight.issuer
     after_reads = ring == stages if in_flight is not None else ring < stages
     if in_flight is None and ring < stages:
-        issuer = [d for d in dots_of(loop) if any(d == u[0] for load in p.loads
-                                                  for u in dot_uses(load))][-1]
+        issuer = p.last_reader
     if in_flight is not None:
         (ctx.carried_dots if carried else ctx.async_dots).add(in_flight.dot.results[0])
     ring_bytes = p.stage_bytes * ring

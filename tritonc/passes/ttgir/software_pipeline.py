@@ -51,6 +51,7 @@ After:
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from tritonc.aot.occupancy import RESERVED_SMEM_PER_BLOCK, sm_limits
@@ -455,18 +456,12 @@ def _short_ring(ctx: LoweringContext, loop, loads: list, stage_bytes: int,
         return False
     # the accumulators' registers (and a few dozen for addresses) may allow no more blocks
     threads = 32 * ctx.num_warps
-    registers = 40 + sum(_numel(dot.results[0].type) for dot in dots_of(loop)) // threads
+    registers = 40 + sum(math.prod(ir.RankedTensorType(dot.results[0].type).shape)
+                         for dot in dots_of(loop)) // threads
     by_registers = sm_limits(ctx.arch).regs // (threads * registers)
     fewer, more = (min(by_registers, _blocks_per_sm(ctx, stage_bytes * n))
                    for n in (stages - 1, stages))
     return fewer > more
-
-
-def _numel(ty) -> int:
-    n = 1
-    for d in ir.RankedTensorType(ty).shape:
-        n *= d
-    return n
 
 
 def _prefetch_loads(ctx: LoweringContext, loop) -> list:
