@@ -522,26 +522,29 @@ def check(case: StyleCase, expected: dict) -> None:
                                  f"(worst {worst:.3g}x the tolerance)")
 
 
-def main() -> None:
+def main(cases: list = CASES, quick: set = QUICK, kernel_file: Path = STYLE_KERNELS,
+         doc: str = __doc__) -> None:
+    """Run `cases` (builders of StyleCase) with the kernels of `kernel_file`, tritonc
+    beside Triton; the command line as `doc` describes it."""
     from run import finish_row, load_kernels, print_geomean, triton_allocator
 
     from tritonc.testing import do_bench
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default=None,
                         help="comma-separated: the cases whose name (persistent_matmul_4096, "
                              "grouped_gemm, ...) contains one of these")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    builders = [b for b in CASES if not args.quick or b.__name__ in QUICK]
+    builders = [b for b in cases if not args.quick or b.__name__ in quick]
     if args.only:
         wanted = [s.strip() for s in args.only.split(",") if s.strip()]
         builders = [b for b in builders if any(s in b.__name__ for s in wanted)]
         if not builders:
             parser.error(f"no case matches {args.only!r} (cases: "
-                         f"{', '.join(b.__name__ for b in CASES)})")
-    flavours = {name: load_kernels(name, STYLE_KERNELS) for name in ("tritonc", "triton")}
+                         f"{', '.join(b.__name__ for b in cases)})")
+    flavours = {name: load_kernels(name, kernel_file) for name in ("tritonc", "triton")}
     triton_allocator(flavours)
     print(f"{'case':46} {'size':18} {'metric':8} {'tritonc':>8} {'Triton':>8} {'ratio':>6}")
     rows = []

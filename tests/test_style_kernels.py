@@ -1,10 +1,10 @@
-"""Every kernel of benchmarks/style_kernels.py, as the cases of benchmarks/styles.py launch
-it: (a) in the interpreter at a small ragged size, on fresh random inputs with the outputs
-poisoned first, against torch in float64 on the CPU (exact for int8 and the dropout
-mask); (b) specialized as the GPU benchmark launches it (tensors on the meta device:
-types and alignment, no memory; made when the test runs, see `_launches`), compiled
-through ptxas for sm_90 and, unless the kernel is written for Hopper, sm_80, without
-spilling."""
+"""Every kernel of benchmarks/style_kernels.py and benchmarks/inference_kernels.py, as the
+cases of benchmarks/styles.py and benchmarks/inference.py launch it: (a) in the interpreter
+at a small ragged size, on fresh random inputs with the outputs poisoned first, against
+torch in float64 on the CPU (exact for int8 and the dropout mask); (b) specialized as the
+GPU benchmark launches it (tensors on the meta device: types and alignment, no memory; made
+when the test runs, see `_launches`), compiled through ptxas for sm_90 and, unless the
+kernel is written for Hopper, sm_80, without spilling."""
 
 import sys
 from pathlib import Path
@@ -15,6 +15,7 @@ import torch
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
+import inference  # noqa: E402
 import styles  # noqa: E402
 from run import load_kernels  # noqa: E402
 
@@ -22,9 +23,17 @@ import tritonc  # noqa: E402
 from tritonc.runtime.gpu_launch import specialize  # noqa: E402
 from tritonc.runtime.jit import JITFunction  # noqa: E402
 
-KERNELS = load_kernels("tritonc", styles.STYLE_KERNELS)
-HELPERS = {"leaky_relu", "gelu_tanh"}  # @jit functions the kernels call
-HOPPER_ONLY = {"matmul_persistent_descriptor"}  # tutorial 09's TMA kernel
+#: zoo -> (its cases, its kernels loaded as tritonc, the @jit helpers its kernels call
+#: beside those named with a leading underscore)
+ZOOS = {
+    "styles": (styles.CASES, load_kernels("tritonc", styles.STYLE_KERNELS),
+               {"leaky_relu", "gelu_tanh"}),
+    "inference": (inference.CASES, load_kernels("tritonc", inference.INFERENCE_KERNELS),
+                  set()),
+}
+CASES = [(zoo, build) for zoo, (cases, _, _) in ZOOS.items() for build in cases]
+#: tutorial 09's TMA kernel; fp8 tensor cores need sm_89 or later
+HOPPER_ONLY = {"matmul_persistent_descriptor", "matmul_fp8_rowwise"}
 
 #: (case builder, arch) -> why ptxas reports spill stores for a kernel of the case (counts
 #: at the commit that set them); the kernels stay as Triton users write them
@@ -42,37 +51,41 @@ PTXAS_XFAIL = {
     ("attention_bwd_d64", 90): "tutorial 06 backward on 4 warps: 20 (0 on 8)",
     ("attention_bwd_d64", 80): "356 spill stores",
     ("attention_bwd_d128", 80): "308 spill stores",
+    ("conv2d", 80):
+        "mma.sync 128 x 128 x 64 on 4 warps beside the implicit GEMM's per-row (n, h, w) "
+        "vectors and masks: 4 spill stores",
 }
 
 
-def test_every_kernel_is_launched_by_a_case():
-    kernels = {name for name, value in vars(KERNELS).items()
-               if isinstance(value, JITFunction) and not name.startswith("_")} - HELPERS
-    launched = {launch.kernel for build in styles.CASES
-                for launch in build("meta", False).launches}
-    assert kernels == launched
-    assert len(kernels) >= 14
+@pytest.mark.parametrize("zoo", ZOOS)
+def test_every_kernel_is_launched_by_a_case(zoo):
+    cases, kernels, helpers = ZOOS[zoo]
+    names = {name for name, value in vars(kernels).items()
+             if isinstance(value, JITFunction) and not name.startswith("_")} - helpers
+    launched = {launch.kernel for build in cases for launch in build("meta", False).launches}
+    assert names == launched
+    assert len(names) >= 9
 
 
-@pytest.mark.parametrize("build", styles.CASES, ids=lambda b: b.__name__)
-def test_style_kernel_in_interpreter(build, monkeypatch):
+@pytest.mark.parametrize("zoo,build", CASES, ids=lambda b: getattr(b, "__name__", b))
+def test_style_kernel_in_interpreter(zoo, build, monkeypatch):
     monkeypatch.setenv("TRITONC_INTERPRET", "1")
     torch.manual_seed(sum(map(ord, build.__name__)))
     case = build("cpu", True)
     expected = case.reference()
     styles.poison(case)
-    styles.run(KERNELS, case)
+    styles.run(ZOOS[zoo][1], case)
     styles.check(case, expected)
 
 
-def _launches(build) -> list:
+def _launches(zoo, build) -> list:
     """(kernel, signature, constexprs, divisible, num_warps, num_stages) of each distinct
     specialization `build`'s case launches at the GPU benchmark's sizes. Built when the
     test runs, not when it is collected: arithmetic on meta tensors imports torch's
     Inductor, which must not precede tritonc.inductor.install() in tests/inductor."""
     found, seen = [], set()
     for launch in build("meta", False).launches:
-        fn = getattr(KERNELS, launch.kernel)
+        fn = getattr(ZOOS[zoo][1], launch.kernel)
         meta = dict(launch.meta)
         num_warps = meta.pop("num_warps", 4)
         num_stages = meta.pop("num_stages", None)
@@ -90,18 +103,18 @@ def _compile_params() -> list:
     """One param per case and target; a case whose kernels spill there is an expected
     failure (`PTXAS_XFAIL`)."""
     params = []
-    for build in styles.CASES:
+    for zoo, build in CASES:
         for arch in (90, 80):
             reason = PTXAS_XFAIL.get((build.__name__, arch))
             marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-            params.append(pytest.param(build, arch, id=f"{build.__name__}-sm{arch}",
+            params.append(pytest.param(zoo, build, arch, id=f"{build.__name__}-sm{arch}",
                                        marks=marks))
     return params
 
 
-@pytest.mark.parametrize("build,arch", _compile_params())
-def test_style_kernel_through_ptxas(build, arch):
-    for fn, signature, constexprs, divisible, num_warps, num_stages in _launches(build):
+@pytest.mark.parametrize("zoo,build,arch", _compile_params())
+def test_style_kernel_through_ptxas(zoo, build, arch):
+    for fn, signature, constexprs, divisible, num_warps, num_stages in _launches(zoo, build):
         if arch == 80 and fn.__name__ in HOPPER_ONLY:
             continue
         kernel = tritonc.compile(fn, signature=signature, constexprs=constexprs,
