@@ -2,7 +2,7 @@
 pointers and tensor descriptors, tritonc beside Triton on the same source in the same run,
 with torch's scaled_dot_product_attention for scale.
 
-    python3 benchmarks/attention_zoo.py [--quick] [--out results.json]
+    python3 benchmarks/attention_zoo.py [--quick] [--rounds N] [--out results.json]
 
 Rows: {pointers, block pointers, descriptors made in the kernel or on the host} x head_dim
 {64, 128} x {causal, not} x {fp16, bf16} x sequence {1024, 4096, 16384} (batch x heads =
@@ -10,7 +10,9 @@ Rows: {pointers, block pointers, descriptors made in the kernel or on the host} 
 8 warps, 3 stages (kernels: benchmarks/attention_kernels.py and
 examples/fused_attention.py). TFLOP/s counts the two products (halved when causal). Each
 result is checked against torch first; a case a compiler cannot run is reported with its
-error. `--quick`: fp16, sequence 4096.
+error. Each row times the two compilers `--rounds` times (2 by default), taking turns to go
+first, and keeps each side's median. The block-pointer kernel (the tutorial's) is fp16
+only. `--quick`: fp16, sequence 4096.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -69,11 +72,26 @@ def _triton_allocator() -> bool:
     return True
 
 
+def _time_rounds(launches: dict, rounds: int) -> dict:
+    """Milliseconds of each launch: the median over `rounds` timings, the sides taking
+    turns to go first."""
+    times: dict = {name: [] for name in launches}
+    names = list(launches)
+    for r in range(rounds):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            times[name].append(do_bench(launches[name], warmup=10, rep=40,
+                                        return_mode="median"))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     names = ["tritonc"] + (["triton"] if _triton_allocator() else [])
     flavours = {name: {"zoo": load_kernels(name, HERE / "attention_kernels.py"),
                        "block": load_kernels(name, HERE.parent / "examples" /
@@ -96,14 +114,15 @@ def main() -> None:
                         torch.nn.functional.scaled_dot_product_attention(
                             q, k, v, is_causal=c, scale=0.5), return_mode="median") / 1e9
                     for source in SOURCES:
+                        if source == "block pointers" and dtype != torch.float16:
+                            continue  # the example kernel is written for fp16
                         row = {"dtype": str(dtype).split(".")[-1], "seq": n_ctx,
                                "head_dim": head_dim, "causal": causal, "source": source,
                                "sdpa": sdpa}
+                        launches = {}
                         for name in names:
                             out = torch.full_like(q, float("nan"))
                             try:
-                                if source == "block pointers" and dtype != torch.float16:
-                                    raise NotImplementedError("the example kernel is fp16")
                                 launch = _launch(flavours[name], source, q, k, v, out, causal,
                                                  head_dim)
                                 launch()
@@ -111,11 +130,12 @@ def main() -> None:
                                 err = ((out.float() - ref).norm() / ref.norm()).item()
                                 if not err < 2e-2:
                                     raise AssertionError(f"relative error {err:.3g}")
-                                row[name] = flops / do_bench(launch, warmup=10, rep=40,
-                                                             return_mode="median") / 1e9
+                                launches[name] = launch
                             except Exception as e:  # report, go on
                                 row[name] = None
                                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                        row.update({name: flops / ms / 1e9 for name, ms
+                                    in _time_rounds(launches, args.rounds).items()})
                         finish_row(row, flavours)
                         rows.append(row)
                         _print(row)

@@ -2,7 +2,9 @@
 element by element against the op's own coordinate map, and the kernels they serve:
 reshape / permute / split of a dot's accumulator, and join / reshape into interleaved
 columns, compiled for sm_90 and sm_80 with no trip through shared memory between the dot
-and the conversions before the stores. The numbers on the GPU: test_view_layouts_gpu.py."""
+and the conversions before the stores; and view ops of loaded (blocked) tiles, which
+blocked-views gives the layouts under which they move nothing (`as_blocked` reads those
+back as blocked layouts). The numbers on the GPU: test_view_layouts_gpu.py."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import itertools
 
 import numpy as np
 import pytest
-from view_kernels import compile_ptx
+from view_kernels import BLOCKED_VIEWS, compile_blocked_view, compile_ptx, run_blocked_view
 
 from tritonc.passes.ttgir import linear_encodings, view_layouts
 from tritonc.passes.ttgir.layouts import BlockedLayout, LinearEncoding, MmaLayout, parse_layout
@@ -145,3 +147,52 @@ def test_views_of_scores_compile(name, arch):
                         target=f"cuda:{arch}", divisible_by_16=set(sig), num_warps=4)
     assert "#ttg.linear" in k.asm["ttgir"]
     assert k.metadata["ptxas"]["spill_stores"] == 0
+
+
+@pytest.mark.parametrize("shape", [(16, 128), (16, 64, 2), (64, 64), (128,), (4, 8),
+                                   (2, 64, 2), (1, 256), (8,), (32, 4, 8)])
+@pytest.mark.parametrize("warps,vector", [(1, 1), (4, 4), (4, 8), (8, 2)])
+def test_as_blocked_reads_back_every_default_layout(shape, warps, vector):
+    layout = BlockedLayout.default(shape, warps, vector)
+    ll = linear_encodings.blocked(shape, layout.size_per_thread, layout.threads_per_warp,
+                                  layout.warps_per_cta, layout.order)
+    found = view_layouts.as_blocked(ll)
+    assert found is not None
+    assert linear_encodings.blocked(shape, found.size_per_thread, found.threads_per_warp,
+                                    found.warps_per_cta, found.order) == ll
+
+
+@pytest.mark.parametrize("shape,warps", _MMA)
+def test_as_blocked_refuses_an_mma_accumulator(shape, warps):
+    assert view_layouts.as_blocked(_mma(shape, warps)) is None
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKED_VIEWS))
+def test_blocked_views_in_the_interpreter(name, monkeypatch):
+    import torch
+
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    torch.manual_seed(len(name))
+    got, want = run_blocked_view(name, 37, "cpu")
+    torch.testing.assert_close(got.double(), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("name", sorted(BLOCKED_VIEWS))
+def test_views_of_loaded_tiles_move_nothing(name, arch):
+    """Every view op of the compiled kernel keeps each element where its operand held it;
+    the rotation needs no shared memory at all."""
+    from tritonc.compiler import mlir_loader
+    from tritonc.passes.ttgir.blocked_views import _free
+    from tritonc.passes.ttgir.propagate_mma import _ops
+
+    kernel = compile_blocked_view(name, arch)
+    ir = mlir_loader.load()
+    context = mlir_loader.new_context()
+    module = ir.Module.parse(kernel.asm["ttgir"], context=context)
+    with context:
+        views = [op for op in _ops(ir, module) if op.name in view_layouts.VIEW_OPS]
+        assert views and all(_free(ir, op) for op in views)
+    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+    if name == "rotate_pairs":
+        assert "st.shared" not in kernel.asm["ptx"]

@@ -2,13 +2,16 @@
 the accumulator (reshape, permute, split: registers only on sm_90) and two products
 interleaved by `tl.join`, against torch in float64 at ragged sizes, outputs poisoned
 first, compiled for sm_90 and for sm_80 (whose mma layout splits N across warps, so
-the halves move through shared memory)."""
+the halves move through shared memory); and loaded tiles through view ops (pairs rotated,
+summed, nibbles unpacked) at ragged row counts."""
 
 import pytest
 from view_kernels import (
+    BLOCKED_VIEWS,
     TILE,
     flattened_scores,
     folded_halves,
+    run_blocked_view,
     store_halves,
     store_interleaved,
     transposed_probabilities,
@@ -103,3 +106,15 @@ def test_scores_through_trans_and_reshape(arch, warps):
     transposed_scores[(1,)](q, k, t, **meta)
     want = s.T + s.T.sum(1, keepdim=True)
     torch.testing.assert_close(t.double(), want, rtol=1e-4, atol=1e-2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("n_rows", [37, 1000])
+@pytest.mark.parametrize("name", sorted(BLOCKED_VIEWS))
+def test_loaded_tiles_through_views(name, n_rows, arch):
+    import torch
+
+    torch.manual_seed(n_rows + arch)
+    got, want = run_blocked_view(name, n_rows, "cuda", arch=arch)
+    torch.testing.assert_close(got.double(), want, rtol=1e-5, atol=1e-5)

@@ -14,6 +14,7 @@ imported when it is first run.
     operand-order          dot tiles of transposed views load along their contiguous dim
     mma-layouts            fp16/bf16 dot accumulators in the tensor-core layout
     propagate-mma          the users of a dot's result compute in its layout too
+    blocked-views          view ops of blocked tensors move no data where that saves moves
     carried-layouts        loops accumulating what they load do so in the load's layout
     thread-locality        loop-carried row reductions accumulate within each thread
     hoist-tensormaps       descriptors made from kernel arguments get launch-encoded maps
@@ -114,6 +115,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
              "tritonc.passes.ttgir.operand_order"),
     PassInfo("mma-layouts", _SELF, "mma_layouts_pass", (), "tritonc.passes.ttgir.mma_layouts"),
     PassInfo("propagate-mma", "tritonc.passes.ttgir.propagate_mma", "propagate_mma_layouts"),
+    PassInfo("blocked-views", "tritonc.passes.ttgir.blocked_views", "blocked_views"),
     PassInfo("carried-layouts", "tritonc.passes.ttgir.carried_layouts", "carried_layouts"),
     PassInfo("thread-locality", "tritonc.passes.ttgir.thread_locality", "thread_locality"),
     PassInfo("hoist-tensormaps", "tritonc.passes.ttgir.hoist_tensormaps", "hoist_tensormaps"),

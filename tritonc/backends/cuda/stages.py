@@ -17,7 +17,9 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            slice-layouts (row statistics in the sliced layout of their rows),
            operand-order (dot tiles of transposed views load along their contiguous
            dimension; fp8 and tf32 tiles wgmma reads K-major hold runs along K),
-           mma-layouts, propagate-mma, carried-layouts (a loop accumulating a load
+           mma-layouts, propagate-mma, blocked-views (reshape, trans, split and join of
+           blocked tensors move no data where that lowers the bytes moved between
+           threads), carried-layouts (a loop accumulating a load
            whose layout coalesce changed accumulates in that layout), thread-locality
            (loop-carried row reductions accumulate within each thread, crossing threads
            after the loop),
@@ -82,6 +84,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "operand-order",
         "mma-layouts",
         "propagate-mma",
+        "blocked-views",
         "carried-layouts",
         "thread-locality",
         "cleanup",

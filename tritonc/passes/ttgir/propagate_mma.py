@@ -34,6 +34,7 @@ broadcast moves nothing.
 
 from __future__ import annotations
 
+from tritonc.passes.to_llvm.convert import linear_of
 from tritonc.passes.ttgir import view_layouts
 from tritonc.passes.ttgir.layouts import LinearEncoding, MmaLayout, SliceLayout, parse_layout
 from tritonc.passes.ttgir.view_layouts import VIEW_OPS
@@ -209,6 +210,18 @@ class Growth:
             self.assign(owner.operands[0], text)
 
 
+def _same_place(ir, a, b, value) -> bool:
+    """Whether layouts `a` and `b` place `value`'s tensor alike (equal, or the same linear
+    layout)."""
+    if a is None or b is None:
+        return False
+    if a == b:
+        return True
+    shape = tuple(ir.RankedTensorType(value.type).shape)
+    ll = linear_of(a, shape)
+    return ll is not None and ll == linear_of(b, shape)
+
+
 def _expected_operands(ir, op, old_types: dict) -> list:
     """The type each operand of `op` must have once the layouts changed (None: any)."""
     operands = list(op.operands)
@@ -229,11 +242,13 @@ def _expected_operands(ir, op, old_types: dict) -> list:
                 else None for v in operands]
     layout = parse_layout(str(ir.RankedTensorType(results[0].type).encoding)) if changed \
         else None
-    if changed and op.name in VIEW_OPS:
-        return [None if _view_layout(ir, op, _encoding(ir, v), forward=True) == layout else
+    if op.name in VIEW_OPS and (changed or any(v in old_types for v in operands)):
+        layout = parse_layout(str(ir.RankedTensorType(results[0].type).encoding))
+        return [None if _same_place(ir, _view_layout(ir, op, _encoding(ir, v), forward=True),
+                                    layout, results[0]) else
                 _with_encoding(ir, v.type,
                                _view_layout(ir, op, layout.attr_text(), forward=False).attr_text())
-                for v in operands]
+                if changed else old_types.get(v) for v in operands]
     if isinstance(layout, SliceLayout) and op.name == "tt.reduce":
         return [_with_encoding(ir, v.type, layout.parent.attr_text()) for v in operands]
     if changed and op.name == "tt.expand_dims":

@@ -13,9 +13,10 @@ layout with its outputs renamed:
              halves sit in different lanes or warps: they must move)
     join     a first register basis stepping the new last dimension
 
-and the other way round for an operand from its result. The result is a
-`#ttg.linear` encoding (`layouts.LinearEncoding`), or None when the lowering could not
-place it (`LinearEncoding.strided`). propagate-mma carries the accumulator of a dot
+and the other way round for an operand from its result. The result is the blocked layout
+with that linear layout where one exists (`as_blocked`), else a `#ttg.linear` encoding
+(`layouts.LinearEncoding`), or None when the lowering could not place it
+(`LinearEncoding.strided`). propagate-mma carries the accumulator of a dot
 through such ops with these (the subtiled epilogue of a persistent matmul:
 `split(permute(reshape(acc, (M, 2, N / 2)), (0, 2, 1)))` stays in the registers the
 wgmma wrote).
@@ -23,11 +24,14 @@ wgmma wrote).
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 
 from tritonc.passes.to_llvm.convert import linear_of
-from tritonc.passes.ttgir.layouts import LinearEncoding
-from tritonc.passes.ttgir.linear_layout import LinearLayout, log2, out_dim_names
+from tritonc.passes.ttgir.layouts import BlockedLayout, LinearEncoding
+from tritonc.passes.ttgir.linear_encodings import blocked
+from tritonc.passes.ttgir.linear_layout import LinearLayout, log2, out_dim_names, unit
 
 VIEW_OPS = ("tt.reshape", "tt.trans", "tt.split", "tt.join")
 
@@ -84,26 +88,65 @@ def joined(ll: LinearLayout) -> LinearLayout:
     return LinearLayout(bases, _outs((*ll.out_shape, 2)))
 
 
-def _encoding(ll: LinearLayout | None) -> LinearEncoding | None:
-    return LinearEncoding(ll) if ll is not None and LinearEncoding.strided(ll) else None
+def _run(bases: Sequence[tuple[int, ...]], d: int, first: int) -> int:
+    """2 ** the number of bases `first, 2 * first, ...` along dimension `d` among `bases`."""
+    rank = len(bases[0]) if bases else 0
+    count = 0
+    while unit(rank, d, first << count) in bases:
+        count += 1
+    return 1 << count
+
+
+def _spread(counts: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
+    """`counts` with the factor they lack of `total` (bases wrapped to zero on a tensor
+    smaller than the tile) given to one dimension, each in turn."""
+    missing = total // max(1, math.prod(counts))
+    if missing == 1:
+        return [counts]
+    return [tuple(c * missing if i == d else c for i, c in enumerate(counts))
+            for d in range(len(counts))]
+
+
+def as_blocked(ll: LinearLayout) -> BlockedLayout | None:
+    """The blocked layout whose linear layout is `ll`, or None: each dimension's chunk per
+    thread, lanes and warps read off the bases, tried in every order of the dimensions."""
+    shape = ll.out_shape
+    rank = len(shape)
+    regs, lanes, warps = (ll.bases(name) for name in ("register", "lane", "warp"))
+    spt = tuple(_run(regs, d, 1) for d in range(rank))
+    tpws = _spread(tuple(_run(lanes, d, spt[d]) for d in range(rank)), 1 << len(lanes))
+    for tpw in tpws:
+        wpcs = _spread(tuple(_run(warps, d, spt[d] * tpw[d]) for d in range(rank)),
+                       1 << len(warps))
+        for wpc, order in itertools.product(wpcs, itertools.permutations(range(rank - 1, -1,
+                                                                               -1))):
+            if blocked(shape, spt, tpw, wpc, order) == ll:
+                return BlockedLayout(spt, tpw, wpc, order)
+    return None
+
+
+def _encoding(ll: LinearLayout | None) -> BlockedLayout | LinearEncoding | None:
+    if ll is None:
+        return None
+    return as_blocked(ll) or (LinearEncoding(ll) if LinearEncoding.strided(ll) else None)
 
 
 def result_layout(ir, op, layout, src_shape: tuple[int, ...],
-                  dst_shape: tuple[int, ...]) -> LinearEncoding | None:
+                  dst_shape: tuple[int, ...]) -> BlockedLayout | LinearEncoding | None:
     """The layout of `op`'s result(s) (of `dst_shape`) that holds each element where the
     operand (of `src_shape`, in `layout`) does; for a join, where both operands do."""
     return _through(ir, op, linear_of(layout, src_shape), dst_shape, forward=True)
 
 
 def operand_layout(ir, op, layout, src_shape: tuple[int, ...],
-                   dst_shape: tuple[int, ...]) -> LinearEncoding | None:
+                   dst_shape: tuple[int, ...]) -> BlockedLayout | LinearEncoding | None:
     """The layout of `op`'s operand(s) (of `src_shape`) from which its result (of
     `dst_shape`, in `layout`) moves no data."""
     return _through(ir, op, linear_of(layout, dst_shape), src_shape, forward=False)
 
 
 def _through(ir, op, ll: LinearLayout | None, shape: tuple[int, ...],
-             forward: bool) -> LinearEncoding | None:
+             forward: bool) -> BlockedLayout | LinearEncoding | None:
     """`ll` carried through view op `op` from its operand to its result (`forward`) or
     back, onto `shape`."""
     if ll is None:
