@@ -71,8 +71,10 @@ def fp8_rowwise(device, small):
     def ref():
         return {"c": (_f64(a) @ _f64(w).T) * _f64(a_scale)[:, None] * _f64(w_scale)}
 
+    # wgmma adds fp8 products at less than fp32 precision: over K = 8192 both compilers'
+    # results stray up to 2x the usual tolerance from the float64 product
     return StyleCase("fp8 e4m3 matmul, row-wise scales, bf16 out", f"{m}x{n}x{k}", [launch],
-                     {"c": c}, ref, "TFLOP/s", 2 * m * n * k)
+                     {"c": c}, ref, "TFLOP/s", 2 * m * n * k, tol=3e-2)
 
 
 def swiglu(device, small):
@@ -124,8 +126,11 @@ def moe(device, small):
                          num_warps=warps, num_stages=4))
 
     def ref():
-        rows = _f64(a).repeat_interleave(top_k, 0)
-        return {"c": torch.einsum("tk,tnk->tn", rows, _f64(w)[chosen.to(device)])}
+        rows, experts_of = _f64(a).repeat_interleave(top_k, 0), chosen.to(device)
+        out = torch.empty(tokens * top_k, n, device=device, dtype=torch.float64)
+        for e in range(experts):
+            out[experts_of == e] = rows[experts_of == e] @ _f64(w[e]).T
+        return {"c": out}
 
     return StyleCase("mixture-of-experts matmul, gathered rows", f"{tokens}x{top_k}x{n}x{k}",
                      [launch], {"c": c}, ref, "TFLOP/s", 2 * tokens * top_k * n * k)

@@ -128,10 +128,15 @@ def blocked_views(module) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        count = sum(1 for o in _ops(ir, module) if o.name in VIEW_OPS)
-        for index in range(count):
+        moved = moved_bytes(ir, module)
+        views = [o for o in _ops(ir, module) if o.name in VIEW_OPS]
+        for index, op in enumerate(views):
+            if _seed_layout(ir, op) is None:
+                continue
             trial = ir.Module.parse(str(module))
             if not _grow(ir, trial, index):
                 continue
-            if moved_bytes(ir, trial) < moved_bytes(ir, module):
+            after = moved_bytes(ir, trial)
+            if after < moved:
                 _grow(ir, module, index)
+                moved = after

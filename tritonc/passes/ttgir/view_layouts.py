@@ -24,6 +24,7 @@ wgmma wrote).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -107,19 +108,35 @@ def _spread(counts: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
             for d in range(len(counts))]
 
 
+def _orders(bases: Sequence[Sequence[tuple[int, ...]]], rank: int) -> list[tuple[int, ...]]:
+    """The orders of dimensions a blocked layout with these register, lane and warp bases
+    may have: the dimensions in the order each kind of basis first steps them, the rest
+    after them from the last dimension down (every order when the rank is at most 3)."""
+    if rank <= 3:
+        return list(itertools.permutations(range(rank - 1, -1, -1)))
+    found = []
+    for vectors in bases:
+        seen = [d for v in vectors for d in range(rank) if v[d]]
+        first = list(dict.fromkeys(seen))
+        order = tuple(first + [d for d in range(rank - 1, -1, -1) if d not in first])
+        if order not in found:
+            found.append(order)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
 def as_blocked(ll: LinearLayout) -> BlockedLayout | None:
     """The blocked layout whose linear layout is `ll`, or None: each dimension's chunk per
-    thread, lanes and warps read off the bases, tried in every order of the dimensions."""
+    thread, lanes and warps read off the bases, in the orders they allow (`_orders`)."""
     shape = ll.out_shape
     rank = len(shape)
     regs, lanes, warps = (ll.bases(name) for name in ("register", "lane", "warp"))
     spt = tuple(_run(regs, d, 1) for d in range(rank))
-    tpws = _spread(tuple(_run(lanes, d, spt[d]) for d in range(rank)), 1 << len(lanes))
-    for tpw in tpws:
+    orders = _orders((regs, lanes, warps), rank)
+    for tpw in _spread(tuple(_run(lanes, d, spt[d]) for d in range(rank)), 1 << len(lanes)):
         wpcs = _spread(tuple(_run(warps, d, spt[d] * tpw[d]) for d in range(rank)),
                        1 << len(warps))
-        for wpc, order in itertools.product(wpcs, itertools.permutations(range(rank - 1, -1,
-                                                                               -1))):
+        for wpc, order in itertools.product(wpcs, orders):
             if blocked(shape, spt, tpw, wpc, order) == ll:
                 return BlockedLayout(spt, tpw, wpc, order)
     return None
