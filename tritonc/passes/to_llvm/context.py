@@ -72,6 +72,7 @@ class LoweringContext:
         self.pipeline_bytes = 0
         self.pipeline_base = None  # an i32 constant, set once the scratch size is known
         self.smem_operands: dict = {}  # pipelined load result -> its buffer's byte offset
+        self.read_back: dict = {}  # pipelined load result read into registers -> ReadBack
         self.resident_base = None  # i32 constant: after the rest, operands staged before loops
         self.resident_bytes = 0
         self.resident: dict = {}  # value -> (its offset there, the block it was stored in)

@@ -10,12 +10,15 @@ registers is one vector `atom` (`atom.global.gpu.relaxed.v4.f32.add`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from tritonc.passes.to_llvm.access import emit_loads, emit_stores
 from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import analysis, element_bytes
 from tritonc.passes.to_llvm.blocks import is_block_pointer, load_block, store_block
 from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
 from tritonc.passes.to_llvm.lowering import lowering
+from tritonc.passes.to_llvm.tile_index import swizzled_index
 
 CACHE = {"": "", ".ca": ".ca", ".cg": ".cg", ".cv": ".cv", ".cs": ".cs", ".wb": ".wb",
          ".wt": ".wt"}
@@ -72,8 +75,45 @@ def _segments(op) -> list[int]:
     return list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
 
 
+class ReadBack(NamedTuple):
+    """Where a pipelined load's tile lies in its ring buffer (pipeline.py `_issue`): the
+    buffer's byte offset `at`, `vector` registers stored together, stored one column a row
+    when `flipped`."""
+
+    at: object
+    vector: int
+    flipped: bool
+
+
+def read_back(ctx: LoweringContext, ty, where: ReadBack) -> list:
+    """The registers of a tile of type `ty` read from its ring buffer, `where.vector` at a
+    time (as the copies stored them)."""
+    elt = ctx.scalar_type(ty)
+    elem = element_bytes(elt)
+    rows, row_len = ctx.shape(ty)
+    if where.flipped:
+        rows, row_len = row_len, rows
+    coords = ctx.coordinates(ty)
+    align = {"alignment": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                             where.vector * elem)}
+    out = []
+    for start in range(0, len(coords), where.vector):
+        row, col = coords[start][::-1] if where.flipped else coords[start]
+        ptr = ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, False, elem), elt,
+                           where.at)
+        if where.vector == 1:
+            out.append(ctx.value("llvm.load", [ptr], elt, align))
+            continue
+        packed = ctx.value("llvm.load", [ptr], ir.VectorType.get([where.vector], elt), align)
+        out += [ctx.value("llvm.extractelement", [packed, ctx.i32(i)], elt)
+                for i in range(where.vector)]
+    return out
+
+
 @lowering("tt.load")
 def lower_load(ctx: LoweringContext, op) -> list:
+    if op.results[0] in ctx.read_back:  # pipelined, read from its ring buffer
+        return [read_back(ctx, op.results[0].type, ctx.read_back[op.results[0]])]
     if op.results[0] in ctx.smem_operands:
         return [[]]  # pipelined: the tile arrives in shared memory by cp.async
     if op in ctx.prefetched:

@@ -33,6 +33,11 @@ the tensor cores start on it first, into one of two rings:
 The spare buffer saves the barrier (software-pipeline takes it unless it costs a block
 per SM).
 
+A load marked `ttg.read_back` (a tile converted before its dot: int8 weights to fp16) is
+copied into the ring the same way; where it stands in the body its registers are read back
+from the buffer of the iteration, as the copies stored them (`memory.read_back`), and the
+conversions and the dot take them from there.
+
 In a loop of several wgmma dots, the last, if only yielded (attention's
 `acc = tl.dot(p, v, acc * alpha)`), does not wait at all: the next iteration's first
 `wgmma.wait_group 0` (after Q @ K^T) settles it too, so it runs beside the next loads,
@@ -59,12 +64,14 @@ from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.blocks import block_addresses, descriptor_addresses, is_block_pointer
 from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir
 from tritonc.passes.to_llvm.lowering import RULES
+from tritonc.passes.to_llvm.memory import ReadBack
 from tritonc.passes.to_llvm.tile_index import register_deltas, swizzled_index
 from tritonc.passes.to_llvm.wgmma import wait_accumulators, warpgroup_dot
 from tritonc.passes.ttgir.software_pipeline import (
     ASYNC_DOT,
     BUFFERS,
     PIPELINED,
+    READ_BACK,
     STAGES,
     TMA,
     copies,
@@ -74,6 +81,7 @@ from tritonc.passes.ttgir.software_pipeline import (
     is_transposed,
     load_inputs,
     loop_slice,
+    ring_readers,
     tile_bytes,
     writes_memory,
 )
@@ -103,12 +111,13 @@ class Plan:
             raise LoweringError("a pipelined loop's loads need ops that cannot be evaluated "
                                 "for a later iteration")
         self.ops, self.args = found
-        uses = {load: dot_uses(load) for load in self.loads}
-        readers = [dot for found in uses.values() for dot, _, _ in found]
+        uses = {load: dot_uses(load) or [] for load in self.loads}
+        readers = [dot for load in self.loads for dot in ring_readers(load)]
         self.last_reader = next((d for d in reversed(dots_of(loop))
                                  if any(d == r for r in readers)), None)
         self.wgmma_loads = [load for load in self.loads
-                            if warpgroup_dot(ctx, uses[load][0][0])]
+                            if uses[load] and warpgroup_dot(ctx, uses[load][0][0])]
+        self.read_back = [load for load in self.loads if READ_BACK in load.attributes]
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
         self.trans = {load: list({t.results[0]: None for _, t, _ in uses[load]
                                   if t is not None})
@@ -433,6 +442,10 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
                           ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
     for load, offset in zip(p.loads, p.offsets):
         at = ctx.binop("arith.addi", read_base, ctx.i32(offset))
+        if load in p.read_back:  # its registers are read where it is loaded
+            ctx.read_back[load.results[0]] = ReadBack(at, copy_width(ctx, load),
+                                                      load in p.transposed)
+            continue
         ctx.smem_operands[load.results[0]] = at
         if load in p.transposed:
             ctx.smem_k_major.add(load.results[0])

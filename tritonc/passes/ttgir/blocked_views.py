@@ -61,8 +61,16 @@ def _placement(ir, value):
         return text
 
 
+def _of_tensors(ir, op) -> bool:
+    """Whether every operand and result of `op` is a tensor (a split may give scalars)."""
+    return all(isinstance(v.type, ir.RankedTensorType) for v in (*op.operands, *op.results))
+
+
 def _free(ir, op) -> bool:
-    """Whether view op `op` leaves every element where its operands hold it."""
+    """Whether view op `op` leaves every element where its operands hold it (one between
+    scalars and tensors counts as free: no layout of its could change that)."""
+    if not _of_tensors(ir, op):
+        return True
     text = _encoding(ir, op.operands[0])
     if any(_placement(ir, v) != _placement(ir, op.operands[0]) for v in op.operands):
         return False
@@ -98,6 +106,8 @@ def moved_bytes(ir, module) -> int:
 def _seed_layout(ir, op) -> str | None:
     """The layout `op`'s results take so that it moves nothing, when its operands are
     blocked and it moves data now."""
+    if not _of_tensors(ir, op):
+        return None
     text = _encoding(ir, op.operands[0])
     if text is None or not isinstance(parse_layout(text), BlockedLayout) or _free(ir, op):
         return None

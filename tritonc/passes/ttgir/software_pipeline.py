@@ -10,7 +10,8 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
   loop's dot stays in flight and one more buffer costs no block per SM, or S - 1 when its
   dots finish within the iteration and one buffer less brings a block more; with a wgmma
   dot left in flight, `ttg.async_dot` = the index of the loop result it yields;
-- on each load whose tile is copied into that ring: `ttg.pipelined`; on sm_90 a load
+- on each load whose tile is copied into that ring: `ttg.pipelined` (and `ttg.read_back`
+  on those read back into registers, below); on sm_90 a load
   for a wgmma dot through an aligned host descriptor (its `tt.make_tensor_descriptor`
   names the kernel argument of its CUtensorMap, `tt.tensormap`) whose block TMA copies
   as the ring stores it (`descriptors.tma_box`), also `ttg.tma`: one thread copies it
@@ -22,7 +23,10 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
 A load joins the ring when only mma dots read it (directly or through `tt.trans`, one way
 or both),
 its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), filled with
-zeros where masked, and copied by TMA or at least 4 bytes at a time; the ops computing its
+zeros where masked, and copied by TMA or at least 4 bytes at a time. A tile of pointers
+whose value reaches one mma dot through elementwise ops alone (int8 weights converted and
+scaled) joins it too, marked `ttg.read_back`: its registers are read back from the buffer
+where it is loaded, and the conversions run on them as before. The ops computing its
 addresses (and what the loop yields for the arguments they read) must be evaluable for a
 later iteration: no nested region, no load unless the loop writes no memory. A loop
 holding a loop with a ring takes none itself (both rings would use the same shared
@@ -75,6 +79,7 @@ from tritonc.runtime import descriptors
 
 STAGES, BUFFERS, ASYNC_DOT = "ttg.pipeline_stages", "ttg.ring_buffers", "ttg.async_dot"
 PIPELINED, TMA, PREFETCH = "ttg.pipelined", "ttg.tma", "ttg.prefetch"
+READ_BACK = "ttg.read_back"
 
 _RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
 # 32-bit registers per thread the prefetched tiles and their dots' accumulators may hold
@@ -83,6 +88,8 @@ _RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the
 REGISTER_BUDGET = 160
 _PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.addptr",
          "tt.make_range", "tt.advance")
+_CONVERSIONS = ("arith.", "math.", "tt.fp_to_fp", "tt.bitcast", "ttg.convert_layout")
+_CHAIN = 8  # elementwise ops a read-back tile may pass through on its way to a dot
 _WRITES = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_store",
            "tt.descriptor_reduce", "tt.call", "tt.extern_elementwise", "tt.elementwise_inline_asm")
 
@@ -145,6 +152,8 @@ def _annotate(ctx: LoweringContext, loop) -> None:
             loop.attributes[ASYNC_DOT] = ir.IntegerAttr.get(i32, index)
         for load in loads:
             load.attributes[PIPELINED] = ir.UnitAttr.get()
+            if dot_uses(load) is None:
+                load.attributes[READ_BACK] = ir.UnitAttr.get()
             if _by_tma(ctx, load):
                 load.attributes[TMA] = ir.UnitAttr.get()
         return
@@ -309,6 +318,40 @@ def dot_uses(load) -> list | None:
     return found or None
 
 
+def converted_dot(load) -> tuple | None:
+    """(dot, operand number: 0 for A, 1 for B) when `load`'s tile reaches an operand of a
+    dot only through elementwise ops and layout conversions of its shape, each the one
+    user of the one before (a weight dequantized: `tl.dot(a, w.to(tl.float16) * scale)`);
+    else None."""
+    value = load.results[0]
+    if not isinstance(value.type, ir.RankedTensorType):
+        return None
+    shape = ir.RankedTensorType(value.type).shape
+    for _ in range(_CHAIN):
+        uses = list(value.uses)
+        if len(uses) != 1:
+            return None
+        user, number = uses[0].owner, uses[0].operand_number
+        if user.name == "tt.dot":
+            return (user, number) if number <= 1 and value != load.results[0] else None
+        if len(user.results) != 1 or not user.name.startswith(_CONVERSIONS) or \
+                not isinstance(user.results[0].type, ir.RankedTensorType) or \
+                ir.RankedTensorType(user.results[0].type).shape != shape:
+            return None
+        value = user.results[0]
+    return None
+
+
+def ring_readers(load) -> list:
+    """The dots that read `load`'s ring buffer: those `dot_uses` finds, else the dot its
+    tile reaches read back into registers (`converted_dot`)."""
+    uses = dot_uses(load)
+    if uses is not None:
+        return [dot for dot, _, _ in uses]
+    found = converted_dot(load)
+    return [found[0]] if found is not None else []
+
+
 def _along_k(ctx: LoweringContext, load, trans, operand: int) -> bool:
     """Whether `load`'s tile, as it is copied, lies K-major for the dot operand it is
     (`operand` 0: A, 1: B): A along its rows (or along its columns, read transposed), B
@@ -317,10 +360,34 @@ def _along_k(ctx: LoweringContext, load, trans, operand: int) -> bool:
     return flipped == (operand == 1)
 
 
+def _zero_other(op) -> bool:
+    """Whether a pointer `tt.load` fills masked elements with zeros (or has no mask): its
+    `other` a zero splat, or a layout conversion of one."""
+    segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    if not segs[2]:
+        return True
+    other = op.operands[1 + segs[1]]
+    while not isinstance(other.owner, ir.Block) and other.owner.name == "ttg.convert_layout":
+        other = other.owner.operands[0]
+    return is_zero_splat(other)
+
+
+def _read_back_candidate(ctx: LoweringContext, op) -> bool:
+    """A tile of pointers that reaches an mma dot through conversions: copied into the
+    ring like the others, read back into its registers where it is loaded."""
+    found = converted_dot(op) if op.name == "tt.load" else None
+    if found is None or is_block_pointer(op.operands[0].type):
+        return False
+    return (isinstance(ctx.layout(found[0].results[0].type), MmaLayout)
+            and len(ctx.shape(op.results[0].type)) == 2
+            and isinstance(ctx.layout(op.results[0].type), BlockedLayout)
+            and _zero_other(op) and copy_width(ctx, op) * _elem_bytes(ctx, op) >= 4)
+
+
 def _ring_candidate(ctx: LoweringContext, op) -> bool:
     uses = dot_uses(op) if op.name in ("tt.load", "tt.descriptor_load") else None
     if uses is None:
-        return False
+        return _read_back_candidate(ctx, op)
     if any(trans is not None for _, trans, _ in uses) and \
             is_block_pointer(op.operands[0].type):
         return False
@@ -341,10 +408,8 @@ def _ring_candidate(ctx: LoweringContext, op) -> bool:
         if ir.StringAttr(op.attributes["padding"]).value not in ("", "zero") or \
                 not isinstance(ctx.layout(op.results[0].type), BlockedLayout):
             return False
-    else:
-        segs = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-        if segs[2] and not is_zero_splat(op.operands[1 + segs[1]]):
-            return False
+    elif not _zero_other(op):
+        return False
     # cp.async moves 4 bytes or more; TMA copies whole boxes, bounds checked
     return _by_tma(ctx, op) or copy_width(ctx, op) * _elem_bytes(ctx, op) >= 4
 
@@ -420,7 +485,7 @@ def _unstaged(ctx: LoweringContext, loop, loads: list, dot) -> bool:
     left in flight still reads it."""
     block = loop.regions[0].blocks[0]
     tiles = {load.results[0] for load in loads}
-    tiles |= {trans.results[0] for load in loads for _, trans, _ in dot_uses(load)
+    tiles |= {trans.results[0] for load in loads for _, trans, _ in dot_uses(load) or []
               if trans is not None}
     a, b = dot.operands[0], dot.operands[1]
     outside = defining_block(a) != block
@@ -451,7 +516,7 @@ def _short_ring(ctx: LoweringContext, loop, loads: list, stage_bytes: int,
     buffer less, taken when that fits another block on an SM (a decode matmul's 16 x 128
     and 128 x 64 fp16 tiles in 4 stages: 80 KB, two blocks on an H100; 60 KB, three)."""
     body = loop.regions[0].blocks[0]
-    readers = [dot for load in loads for dot, _, _ in dot_uses(load)]
+    readers = [dot for load in loads for dot in ring_readers(load)]
     if stages < 3 or any(dot.parent != body.owner for dot in readers):
         return False
     # the accumulators' registers (and a few dozen for addresses) may allow no more blocks

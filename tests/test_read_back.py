@@ -1,0 +1,97 @@
+"""Operand tiles converted between their load and their dot (read_back_kernels.py) stream
+through the ring of software-pipeline and are read back into registers: which loads the
+pass marks, the PTX (cp.async into the ring, the int8 tile read back 16 bytes at a time,
+no spills) for sm_90 and sm_80, in the interpreter against torch in float64, and on the
+GPU at ragged sizes for wgmma and mma.sync tiles, both orders of B, fp16 and fp32 A."""
+
+import pytest
+import torch
+from read_back_kernels import dequant_matmul
+
+import tritonc
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages): decode-sized mma.sync tiles, wgmma tiles
+TILES = [(16, 64, 128, 4, 4), (128, 128, 64, 8, 3)]
+SIZES = [(37, 200, 300), (300, 129, 520)]
+
+
+def _signature(a_dtype: str) -> dict:
+    sig = {"a_ptr": f"*{a_dtype}", "b_ptr": "*i8", "scale_ptr": "*fp16", "c_ptr": "*fp32"}
+    return {**sig, **{n: "i32" for n in ("M", "N", "K", "stride_am", "stride_ak", "stride_bk",
+                                        "stride_bn", "stride_cm")}}
+
+
+def _compile(arch: int, tile, a_dtype: str = "fp16", b_col: bool = False):
+    """The kernel as a launch on contiguous operands specializes it: unit strides are
+    constants, the others and the sizes multiples of 16."""
+    bm, bn, bk, warps, stages = tile
+    unit = {"stride_ak": 1, "stride_bk" if b_col else "stride_bn": 1}
+    sig = {name: ty for name, ty in _signature(a_dtype).items() if name not in unit}
+    constexprs = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, **unit}
+    divisible = {"a_ptr", "b_ptr", "scale_ptr", "c_ptr", "stride_am", "stride_cm", "K", "N",
+                 "stride_bn" if b_col else "stride_bk"}
+    return tritonc.compile(dequant_matmul, sig, constexprs, target=f"cuda:{arch}",
+                           divisible_by_16=divisible, num_warps=warps, num_stages=stages)
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("tile", TILES)
+@pytest.mark.parametrize("a_dtype", ["fp16", "fp32"])
+def test_converted_tiles_stream_through_the_ring(arch, tile, a_dtype):
+    """Both tiles join the ring; those converted before the dot (the int8 B, an fp32 A;
+    an fp16 A's `.to(tl.float16)` is no op) are read back into registers. (A column-major
+    int8 B loads through pointers converted from the loop's every iteration, which the
+    ring cannot evaluate ahead: it stays out, loaded in place.)"""
+    kernel = _compile(arch, tile, a_dtype)
+    ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+    loop = ttgir[ttgir.index("scf.for"):ttgir.index("ttg.pipeline_stages")]
+    tiles = [line for line in loop.splitlines() if '"tt.load"' in line]
+    assert len(tiles) == 2 and all("ttg.pipelined" in line for line in tiles)
+    read_back = [line for line in tiles if "ttg.read_back" in line]
+    assert len(read_back) == (2 if a_dtype == "fp32" else 1)
+    assert "cp.async" in ptx and "ld.shared.v4" in ptx  # read back 16 bytes at a time
+    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+
+
+def _operands(m, n, k, a_dtype, b_col, device):
+    a = torch.randn(m, k, device=device, dtype=a_dtype)
+    b = torch.randint(-127, 128, (k, n), dtype=torch.int8, device=device)
+    if b_col:
+        b = b.t().contiguous().t()
+    scale = (torch.rand(n, device=device) * 0.02 + 0.01).to(torch.float16)
+    want = a.to(torch.float16).double() @ (b.double() * scale.double())
+    return a, b, scale, want
+
+
+def _launch(a, b, scale, c, tile, **options):
+    m, k = a.shape
+    n = b.shape[1]
+    bm, bn, bk, warps, stages = tile
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    dequant_matmul[grid](a, b, scale, c, m, n, k, *a.stride(), *b.stride(), c.stride(0),
+                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=warps,
+                         num_stages=stages, **options)
+
+
+@pytest.mark.parametrize("b_col", [False, True])
+def test_dequant_matmul_in_the_interpreter(b_col, monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    torch.manual_seed(3 + b_col)
+    a, b, scale, want = _operands(21, 40, 70, torch.float32, b_col, "cpu")
+    c = torch.full((21, 40), float("nan"))
+    _launch(a, b, scale, c, (16, 32, 32, 4, 3))
+    torch.testing.assert_close(c.double(), want, rtol=2e-3, atol=2e-2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("tile", TILES)
+@pytest.mark.parametrize("m,n,k", SIZES)
+@pytest.mark.parametrize("a_dtype", ["float16", "float32"])
+@pytest.mark.parametrize("b_col", [False, True])
+def test_dequant_matmul_on_the_gpu(arch, tile, m, n, k, a_dtype, b_col):
+    torch.manual_seed(m + n + arch)
+    a, b, scale, want = _operands(m, n, k, getattr(torch, a_dtype), b_col, "cuda")
+    c = torch.full((m, n), float("nan"), device="cuda")
+    _launch(a, b, scale, c, tile, arch=arch)
+    torch.testing.assert_close(c.double(), want, rtol=2e-3, atol=2e-2)
