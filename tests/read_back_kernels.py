@@ -1,7 +1,9 @@
 """Dots whose operand tiles are converted on their way from memory: int8 weights
-dequantized into fp16 (B row-major K x N, or column-major, read N x K through `.T`), and
-fp32 activations rounded to fp16 for A. software-pipeline copies such tiles into the ring
-like any other and reads them back into registers where they are loaded (`ttg.read_back`).
+dequantized into fp16 (B row-major K x N, or column-major), and fp32 activations rounded
+to fp16 for A. software-pipeline copies such tiles into the ring like any other and reads
+them back into registers where they are loaded (`ttg.read_back`); for an mma.sync dot
+whose conversions take only constants besides the tile, straight into the registers of
+the dot's operand (read-back-operands).
 """
 
 import tritonc as triton
@@ -11,8 +13,9 @@ import tritonc.language as tl
 @triton.jit
 def dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
                    stride_bn, stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr):
-    """C = (A in fp16) @ (B int8 in fp16 * scale per column); A fp16 or fp32."""
+                   BLOCK_K: tl.constexpr, SCALE_IN_LOOP: tl.constexpr):
+    """C = (A in fp16) @ (B int8 in fp16 * scale per column); A fp16 or fp32. The weights
+    are scaled in the loop (in fp16, before the dot) or the product after it."""
     offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
@@ -24,8 +27,13 @@ def dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_ak
         k_left = K - k * BLOCK_K
         a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
         b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0)
-        acc = tl.dot(a.to(tl.float16), b.to(tl.float16) * scale[None, :], acc)
+        if SCALE_IN_LOOP:
+            acc = tl.dot(a.to(tl.float16), b.to(tl.float16) * scale[None, :], acc)
+        else:
+            acc = tl.dot(a.to(tl.float16), b.to(tl.float16), acc)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
+    if not SCALE_IN_LOOP:
+        acc = acc * scale[None, :].to(tl.float32)
     tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))

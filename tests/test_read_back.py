@@ -1,8 +1,11 @@
 """Operand tiles converted between their load and their dot (read_back_kernels.py) stream
 through the ring of software-pipeline and are read back into registers: which loads the
-pass marks, the PTX (cp.async into the ring, the int8 tile read back 16 bytes at a time,
-no spills) for sm_90 and sm_80, in the interpreter against torch in float64, and on the
-GPU at ragged sizes for wgmma and mma.sync tiles, both orders of B, fp16 and fp32 A."""
+pass marks, the PTX (cp.async into the ring, no spills; for an mma.sync dot whose
+conversions take no other tensor, the int8 weights read byte by byte straight into the
+operand's registers and nothing staged for the dot) for sm_90 and sm_80; in the
+interpreter against torch in float64, and on the GPU at ragged sizes for wgmma and
+mma.sync tiles, both orders of B, fp16 and fp32 A, the weights scaled in the loop or the
+product after it."""
 
 import pytest
 import torch
@@ -21,17 +24,23 @@ def _signature(a_dtype: str) -> dict:
                                         "stride_bn", "stride_cm")}}
 
 
-def _compile(arch: int, tile, a_dtype: str = "fp16", b_col: bool = False):
+def _compile(arch: int, tile, a_dtype: str = "fp16", b_col: bool = False,
+             scale_in_loop: bool = True):
     """The kernel as a launch on contiguous operands specializes it: unit strides are
     constants, the others and the sizes multiples of 16."""
     bm, bn, bk, warps, stages = tile
     unit = {"stride_ak": 1, "stride_bk" if b_col else "stride_bn": 1}
     sig = {name: ty for name, ty in _signature(a_dtype).items() if name not in unit}
-    constexprs = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, **unit}
+    constexprs = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "SCALE_IN_LOOP": scale_in_loop,
+                  **unit}
     divisible = {"a_ptr", "b_ptr", "scale_ptr", "c_ptr", "stride_am", "stride_cm", "K", "N",
                  "stride_bn" if b_col else "stride_bk"}
     return tritonc.compile(dequant_matmul, sig, constexprs, target=f"cuda:{arch}",
                            divisible_by_16=divisible, num_warps=warps, num_stages=stages)
+
+
+def _loop(ttgir: str) -> str:
+    return ttgir[ttgir.index("scf.for"):ttgir.index("ttg.pipeline_stages")]
 
 
 @pytest.mark.parametrize("arch", [90, 80])
@@ -43,13 +52,33 @@ def test_converted_tiles_stream_through_the_ring(arch, tile, a_dtype):
     int8 B loads through pointers converted from the loop's every iteration, which the
     ring cannot evaluate ahead: it stays out, loaded in place.)"""
     kernel = _compile(arch, tile, a_dtype)
-    ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
-    loop = ttgir[ttgir.index("scf.for"):ttgir.index("ttg.pipeline_stages")]
-    tiles = [line for line in loop.splitlines() if '"tt.load"' in line]
+    ptx = kernel.asm["ptx"]
+    tiles = [line for line in _loop(kernel.asm["ttgir"]).splitlines() if '"tt.load"' in line]
     assert len(tiles) == 2 and all("ttg.pipelined" in line for line in tiles)
     read_back = [line for line in tiles if "ttg.read_back" in line]
     assert len(read_back) == (2 if a_dtype == "fp32" else 1)
     assert "cp.async" in ptx and "ld.shared.v4" in ptx  # read back 16 bytes at a time
+    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("tile", TILES)
+def test_weights_go_straight_into_mma_sync_registers(arch, tile):
+    """Scaled after the loop, the weights' conversion takes nothing else: on mma.sync it
+    computes in `#ttg.dot_op<1, mma>`, read byte by byte from the ring, and the dot stages
+    nothing (a barrier for the ring's wait, and one before the next copies with a ring of
+    S - 1 buffers). A wgmma reads B
+    from shared memory: there the weights are read back and staged as before."""
+    kernel = _compile(arch, tile, scale_in_loop=False)
+    loop = _loop(kernel.asm["ttgir"])
+    ptx = kernel.asm["ptx"]
+    body = ptx[ptx.index("cp.async.wait_group"):]
+    body = body[:body.index("bra")]
+    wgmma = "wgmma" in ptx
+    assert ("#ttg.dot_op<1" in loop) != wgmma
+    if not wgmma:
+        assert "ld.shared.s8" in body and "st.shared" not in body
+        assert body.count("bar.sync") <= 2
     assert kernel.metadata["ptxas"]["spill_stores"] == 0
 
 
@@ -59,29 +88,37 @@ def _operands(m, n, k, a_dtype, b_col, device):
     if b_col:
         b = b.t().contiguous().t()
     scale = (torch.rand(n, device=device) * 0.02 + 0.01).to(torch.float16)
-    # the kernel scales the weights in fp16, rounding each product as torch does here
-    want = a.to(torch.float16).double() @ (b.to(torch.float16) * scale).double()
-    return a, b, scale, want
+    return a, b, scale
 
 
-def _launch(a, b, scale, c, tile, **options):
+def _reference(a, b, scale, scale_in_loop: bool):
+    """In float64, but with the weights scaled in fp16 (each product rounded as the
+    kernel rounds it) when the kernel scales them in its loop."""
+    if scale_in_loop:
+        return a.to(torch.float16).double() @ (b.to(torch.float16) * scale).double()
+    return (a.to(torch.float16).double() @ b.double()) * scale.double()
+
+
+def _launch(a, b, scale, c, tile, scale_in_loop, **options):
     m, k = a.shape
     n = b.shape[1]
     bm, bn, bk, warps, stages = tile
     grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
     dequant_matmul[grid](a, b, scale, c, m, n, k, *a.stride(), *b.stride(), c.stride(0),
-                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=warps,
-                         num_stages=stages, **options)
+                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SCALE_IN_LOOP=scale_in_loop,
+                         num_warps=warps, num_stages=stages, **options)
 
 
 @pytest.mark.parametrize("b_col", [False, True])
-def test_dequant_matmul_in_the_interpreter(b_col, monkeypatch):
+@pytest.mark.parametrize("scale_in_loop", [False, True])
+def test_dequant_matmul_in_the_interpreter(b_col, scale_in_loop, monkeypatch):
     monkeypatch.setenv("TRITONC_INTERPRET", "1")
     torch.manual_seed(3 + b_col)
-    a, b, scale, want = _operands(21, 40, 70, torch.float32, b_col, "cpu")
+    a, b, scale = _operands(21, 40, 70, torch.float32, b_col, "cpu")
     c = torch.full((21, 40), float("nan"))
-    _launch(a, b, scale, c, (16, 32, 32, 4, 3))
-    torch.testing.assert_close(c.double(), want, rtol=2e-3, atol=2e-2)
+    _launch(a, b, scale, c, (16, 32, 32, 4, 3), scale_in_loop)
+    torch.testing.assert_close(c.double(), _reference(a, b, scale, scale_in_loop), rtol=2e-3,
+                               atol=2e-2)
 
 
 @pytest.mark.gpu
@@ -90,9 +127,11 @@ def test_dequant_matmul_in_the_interpreter(b_col, monkeypatch):
 @pytest.mark.parametrize("m,n,k", SIZES)
 @pytest.mark.parametrize("a_dtype", ["float16", "float32"])
 @pytest.mark.parametrize("b_col", [False, True])
-def test_dequant_matmul_on_the_gpu(arch, tile, m, n, k, a_dtype, b_col):
+@pytest.mark.parametrize("scale_in_loop", [False, True])
+def test_dequant_matmul_on_the_gpu(arch, tile, m, n, k, a_dtype, b_col, scale_in_loop):
     torch.manual_seed(m + n + arch)
-    a, b, scale, want = _operands(m, n, k, getattr(torch, a_dtype), b_col, "cuda")
+    a, b, scale = _operands(m, n, k, getattr(torch, a_dtype), b_col, "cuda")
     c = torch.full((m, n), float("nan"), device="cuda")
-    _launch(a, b, scale, c, tile, arch=arch)
-    torch.testing.assert_close(c.double(), want, rtol=2e-3, atol=2e-2)
+    _launch(a, b, scale, c, tile, scale_in_loop, arch=arch)
+    torch.testing.assert_close(c.double(), _reference(a, b, scale, scale_in_loop), rtol=2e-3,
+                               atol=2e-2)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
-from tritonc.passes.to_llvm.fragments import register_fragments
+from tritonc.passes.to_llvm.fragments import b_register_fragments, register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.to_llvm.tile_index import swizzled_index
@@ -82,14 +82,18 @@ def _mma(ctx: LoweringContext, op) -> list:
     k_dim = ctx.shape(a.type)[1]
     kind = str(ctx.element_type(a.type))
     in_registers = isinstance(ctx.layout(a.type), DotOperandLayout)
+    b_in_registers = isinstance(ctx.layout(b.type), DotOperandLayout)
     bytewise = kind in NATIVE or kind == "i8"  # fragments of 4 bytes along K
+    staged = [v for v, held in ((a, in_registers), (b, b_in_registers)) if not held]
     if in_registers:
         fragments = register_fragments(ctx, a)
-        staged_a, staged_b = None, _in_shared_memory(ctx, [b])[0]
-    elif bytewise:  # B as N rows of K: the 4 bytes of a fragment register are adjacent
+    if b_in_registers:
+        b_held = b_register_fragments(ctx, b)
+    if bytewise and len(staged) == 2:  # B as N rows of K: a fragment's 4 bytes adjacent
         staged_a, staged_b = stage(ctx, [a, b], transposed=(b,))
     else:
-        staged_a, staged_b = _in_shared_memory(ctx, [a, b])
+        found = dict(zip(staged, _in_shared_memory(ctx, staged)))
+        staged_a, staged_b = found.get(a), found.get(b)
     wm, _ = layout.warps_per_cta
     bm, bn = layout.warp_block((m_dim, n_dim))
     log_wm = wm.bit_length() - 1
@@ -172,7 +176,10 @@ def _mma(ctx: LoweringContext, op) -> list:
     for kk in range(k_dim // 16):
         a_frags = [a_fragment(i, kk) for i in range(bm // 16)]
         b_frags = []
-        for j in range(0, n_tiles, 2):
+        for j in range(0, n_tiles, 1 if b_in_registers else 2):
+            if b_in_registers:
+                b_frags.append(b_held[j * (k_dim // 16) + kk])
+                continue
             regs = b_fragments(j, kk)
             b_frags += [regs[:2], regs[2:]]
         for i, a_frag in enumerate(a_frags):

@@ -1,6 +1,7 @@
-"""Tensor-core A operands held in registers (`#ttg.dot_op<0, mma>`, see
-passes/ttgir/layouts.py): the halves a0..a7 a thread holds per 16 x 16 slice, packed in
-pairs into the four 32-bit registers that mma.sync and wgmma take as A."""
+"""Tensor-core operands held in registers (`#ttg.dot_op<idx, mma>`, see
+passes/ttgir/layouts.py): the halves a0..a7 a thread holds per 16 x 16 slice of A, packed
+in pairs into the four 32-bit registers that mma.sync and wgmma take as A; the halves
+b0..b3 per 16 x 8 slice of B, into the two that mma.sync takes as B."""
 
 from __future__ import annotations
 
@@ -13,3 +14,12 @@ def register_fragments(ctx: LoweringContext, a) -> list[list]:
     regs = ctx.get(a)
     return [[ctx.pack(regs[q:q + 2], ctx.i32_type()) for q in range(start, start + 8, 2)]
             for start in range(0, len(regs), 8)]
+
+
+
+def b_register_fragments(ctx: LoweringContext, b) -> list[list]:
+    """The B fragments of `b` (in `#ttg.dot_op<1, mma>`), tile j then step kk: each two
+    i32 registers packing the pairs (b0, b1), (b2, b3)."""
+    regs = ctx.get(b)
+    return [[ctx.pack(regs[q:q + 2], ctx.i32_type()) for q in (start, start + 2)]
+            for start in range(0, len(regs), 4)]

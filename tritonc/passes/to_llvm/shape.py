@@ -17,6 +17,7 @@ from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.convert import REMAT_DEPTH, lower_by_plan
 from tritonc.passes.to_llvm.lowering import lowering
+from tritonc.passes.to_llvm.memory import read_back
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
 CoordMap = Callable[[LoweringContext, list], list]
@@ -387,6 +388,8 @@ def lower_expand_dims(ctx: LoweringContext, op) -> list:
 @lowering("ttg.convert_layout")
 def lower_convert_layout(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
+    if src in ctx.read_back:  # a tile in a ring buffer, read straight into this layout
+        return [read_back(ctx, result.type, ctx.read_back[src]._replace(vector=1))]
     regs = lower_by_plan(ctx, src, result.type)
     if regs is None:
         regs = _gather_local(ctx, src, result.type, lambda c: c)

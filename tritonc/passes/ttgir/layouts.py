@@ -320,18 +320,25 @@ class SliceLayout:
 
 @dataclass(frozen=True)
 class DotOperandLayout:
-    """`#ttg.dot_op<0, parent>`: the A operand (M x K) of a dot whose result has the mma
-    layout `parent`, held in registers exactly as `mma.sync.m16n8k16` (and wgmma with A in
-    registers) takes it. For each 16-row tile i of the warp's rows and each 16-deep step
-    kk, a thread holds 8 halves a0..a7 (lane = 4 group + t): rows group and group + 8,
-    columns 2t, 2t + 1, 2t + 8, 2t + 9, packed in pairs into the fragment's 4 registers.
-    Warps along N of the parent hold copies. An fp16 tensor in the parent layout whose
-    warps split only M moves into this layout without leaving its threads."""
+    """`#ttg.dot_op<idx, parent>`: an operand of a dot whose result has the mma layout
+    `parent`, held in registers exactly as `mma.sync.m16n8k16` takes it (lane = 4 group +
+    t).
+
+    A (idx 0, M x K; also wgmma's A in registers): for each 16-row tile i of the warp's
+    rows and each 16-deep step kk, 8 halves a0..a7: rows group and group + 8, columns 2t,
+    2t + 1, 2t + 8, 2t + 9, packed in pairs into the fragment's 4 registers. Warps along N
+    of the parent hold copies. An fp16 tensor in the parent layout whose warps split only
+    M moves into this layout without leaving its threads.
+
+    B (idx 1, K x N): for each 8-column tile j of the warp's columns and each step kk, 4
+    halves b0..b3: column group, rows 2t, 2t + 1, 2t + 8, 2t + 9 (two registers). Warps
+    along M of the parent hold copies."""
 
     op_idx: int
     parent: MmaLayout
 
     _PAIRS = ((0, 0), (0, 1), (8, 0), (8, 1), (0, 8), (0, 9), (8, 8), (8, 9))
+    _B_ROWS = (0, 1, 8, 9)
 
     @staticmethod
     def parse(text: str) -> DotOperandLayout:
@@ -352,10 +359,20 @@ class DotOperandLayout:
         return 2
 
     def tile(self, d: int) -> int:
+        if self.op_idx == 1:
+            return 16 if d == 0 else 8 * self.parent.warps_per_cta[1]
         return 16 * self.parent.warps_per_cta[0] if d == 0 else 16
 
+    def _columns(self, shape: tuple[int, ...]) -> int:
+        """The columns of B one warp holds."""
+        return max(8, shape[1] // self.parent.warps_per_cta[1])
+
     def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """Tile i (the parent's `row_step` apart), then step kk, then a0..a7."""
+        """A: tile i (the parent's `row_step` apart), then step kk, then a0..a7. B: tile j,
+        then step kk, then b0..b3."""
+        if self.op_idx == 1:
+            return [(16 * kk + r, 8 * j) for j in range(self._columns(shape) // 8)
+                    for kk in range(shape[0] // 16) for r in self._B_ROWS]
         rows = self.parent.warp_block(shape)[0]
         step = self.parent.row_step
         return [(step * i + r, 16 * kk + c) for i in range(max(1, rows // 16))
@@ -365,10 +382,16 @@ class DotOperandLayout:
         return len(self.register_offsets(shape))
 
     def lane_strides(self) -> list[tuple[int, int]]:
+        if self.op_idx == 1:
+            return [(0, 2), (0, 4), (1, 1), (1, 2), (1, 4)]
         return [(1, 2), (1, 4), (0, 1), (0, 2), (0, 4)]
 
     def warp_strides(self, shape: tuple[int, ...] | None = None) -> list[tuple[int, int]]:
         wm, wn = self.parent.warps_per_cta
+        if self.op_idx == 1:
+            cols = self._columns(shape)
+            return [(1, 0)] * (wm.bit_length() - 1) + \
+                [(1, cols << k) for k in range(wn.bit_length() - 1)]
         return [(0, 16 << k) for k in range(wm.bit_length() - 1)] + \
             [(0, 0)] * (wn.bit_length() - 1)
 
