@@ -150,16 +150,21 @@ def test_views_of_scores_compile(name, arch):
 
 
 @pytest.mark.parametrize("shape", [(16, 128), (16, 64, 2), (64, 64), (128,), (4, 8),
-                                   (2, 64, 2), (1, 256), (8,), (32, 4, 8)])
+                                   (2, 64, 2), (1, 256), (8,), (32, 4, 8), (1, 1, 64),
+                                   (2, 4, 8, 16), (8, 2, 16, 2), (2, 4, 2, 4, 8)])
 @pytest.mark.parametrize("warps,vector", [(1, 1), (4, 4), (4, 8), (8, 2)])
 def test_as_blocked_reads_back_every_default_layout(shape, warps, vector):
-    layout = BlockedLayout.default(shape, warps, vector)
-    ll = linear_encodings.blocked(shape, layout.size_per_thread, layout.threads_per_warp,
-                                  layout.warps_per_cta, layout.order)
-    found = view_layouts.as_blocked(ll)
-    assert found is not None
-    assert linear_encodings.blocked(shape, found.size_per_thread, found.threads_per_warp,
-                                    found.warps_per_cta, found.order) == ll
+    """In every order of the dimensions (the rank-5 shape: every order of its last four)."""
+    for order in itertools.permutations(range(len(shape))):
+        if len(shape) == 5 and order[0] != 0:
+            continue
+        layout = BlockedLayout.default(shape, warps, vector, order=order)
+        ll = linear_encodings.blocked(shape, layout.size_per_thread, layout.threads_per_warp,
+                                      layout.warps_per_cta, layout.order)
+        found = view_layouts.as_blocked(ll)
+        assert found is not None, (layout, order)
+        assert linear_encodings.blocked(shape, found.size_per_thread, found.threads_per_warp,
+                                        found.warps_per_cta, found.order) == ll
 
 
 @pytest.mark.parametrize("shape,warps", _MMA)

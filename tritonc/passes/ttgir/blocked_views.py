@@ -138,8 +138,10 @@ def blocked_views(module) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        moved = moved_bytes(ir, module)
         views = [o for o in _ops(ir, module) if o.name in VIEW_OPS]
+        if not any(_seed_layout(ir, op) for op in views):
+            return
+        moved = moved_bytes(ir, module)
         for index, op in enumerate(views):
             if _seed_layout(ir, op) is None:
                 continue

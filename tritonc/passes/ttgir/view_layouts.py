@@ -108,36 +108,43 @@ def _spread(counts: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
             for d in range(len(counts))]
 
 
-def _orders(bases: Sequence[Sequence[tuple[int, ...]]], rank: int) -> list[tuple[int, ...]]:
-    """The orders of dimensions a blocked layout with these register, lane and warp bases
-    may have: the dimensions in the order each kind of basis first steps them, the rest
-    after them from the last dimension down (every order when the rank is at most 3)."""
-    if rank <= 3:
-        return list(itertools.permutations(range(rank - 1, -1, -1)))
-    found = []
+def _order(bases: Sequence[Sequence[tuple[int, ...]]], rank: int) -> tuple[int, ...] | None:
+    """The order of dimensions of a blocked layout with these register, lane and warp bases:
+    each kind of basis steps the dimensions in that order, so the order is one that keeps
+    every kind's sequence of first steps, from the last dimension down where they leave
+    the choice; None when the kinds disagree."""
+    after: dict[int, set[int]] = {d: set() for d in range(rank)}
     for vectors in bases:
-        seen = [d for v in vectors for d in range(rank) if v[d]]
-        first = list(dict.fromkeys(seen))
-        order = tuple(first + [d for d in range(rank - 1, -1, -1) if d not in first])
-        if order not in found:
-            found.append(order)
-    return found
+        seen = list(dict.fromkeys(d for v in vectors for d in range(rank) if v[d]))
+        for before, later in zip(seen, seen[1:]):
+            after[later].add(before)
+    order: list[int] = []
+    while len(order) < rank:
+        ready = [d for d in range(rank - 1, -1, -1)
+                 if d not in order and after[d] <= set(order)]
+        if not ready:
+            return None
+        order.append(ready[0])  # dimensions no kind orders against each other: any order
+    return tuple(order)
 
 
 @functools.lru_cache(maxsize=4096)
 def as_blocked(ll: LinearLayout) -> BlockedLayout | None:
     """The blocked layout whose linear layout is `ll`, or None: each dimension's chunk per
-    thread, lanes and warps read off the bases, in the orders they allow (`_orders`)."""
+    thread, lanes and warps read off the bases, in the order they step the dimensions
+    (`_order`; on up to three dimensions every order, for wrapped bases)."""
     shape = ll.out_shape
     rank = len(shape)
     regs, lanes, warps = (ll.bases(name) for name in ("register", "lane", "warp"))
     spt = tuple(_run(regs, d, 1) for d in range(rank))
-    orders = _orders((regs, lanes, warps), rank)
+    orders = [_order((regs, lanes, warps), rank)]
+    if rank <= 3:  # a dimension of size 1 may hold warps or lanes wrapped to zero bases
+        orders += itertools.permutations(range(rank - 1, -1, -1))
     for tpw in _spread(tuple(_run(lanes, d, spt[d]) for d in range(rank)), 1 << len(lanes)):
         wpcs = _spread(tuple(_run(warps, d, spt[d] * tpw[d]) for d in range(rank)),
                        1 << len(warps))
         for wpc, order in itertools.product(wpcs, orders):
-            if blocked(shape, spt, tpw, wpc, order) == ll:
+            if order is not None and blocked(shape, spt, tpw, wpc, order) == ll:
                 return BlockedLayout(spt, tpw, wpc, order)
     return None
 
