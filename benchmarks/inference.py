@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from styles import Launch, StyleCase, _cdiv, _f64, _nan, _randn, main  # noqa: E402
+from styles import Launch, StyleCase, cdiv, empty, f64, main, randn  # noqa: E402
 
 INFERENCE_KERNELS = HERE / "inference_kernels.py"
 
@@ -37,17 +37,17 @@ def _w8a16(size, small_size):
         m, n, k = small_size if small else size
         bm = 16 if small or m <= 64 else 128
         bn, bk, warps = (32, 32, 4) if small else ((64, 128, 4) if m <= 64 else (128, 64, 8))
-        a = _randn((m, k), device)
+        a = randn((m, k), device)
         b = torch.randint(-127, 128, (k, n), device=device, dtype=torch.int8)
         scale = (torch.rand(n, device=device) * 0.02 + 0.005).to(torch.float16)
-        c = _nan((m, n), device)
-        launch = Launch("matmul_w8a16", (_cdiv(m, bm) * _cdiv(n, bn),),
+        c = empty((m, n), device)
+        launch = Launch("matmul_w8a16", (cdiv(m, bm) * cdiv(n, bn),),
                         [a, b, scale, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
                              num_stages=4 if m <= 64 else 3))
         decode = m <= 64
         return StyleCase("weight-only int8 matmul, dequantized in the loop", f"{m}x{n}x{k}",
-                         [launch], {"c": c}, lambda: {"c": (_f64(a) @ _f64(b)) * _f64(scale)},
+                         [launch], {"c": c}, lambda: {"c": (f64(a) @ f64(b)) * f64(scale)},
                          "GB/s" if decode else "TFLOP/s",
                          (m * k * 2 + k * n + m * n * 2) if decode else 2 * m * n * k)
 
@@ -62,14 +62,14 @@ def fp8_rowwise(device, small):
     w = (torch.randn(n, k, device=device) * 2).to(torch.float8_e4m3fn)
     a_scale = torch.rand(m, device=device) + 0.5
     w_scale = torch.rand(n, device=device) * 0.01 + 0.005
-    c = _nan((m, n), device, torch.bfloat16)
-    launch = Launch("matmul_fp8_rowwise", (_cdiv(m, bm) * _cdiv(n, bn),),
+    c = empty((m, n), device, torch.bfloat16)
+    launch = Launch("matmul_fp8_rowwise", (cdiv(m, bm) * cdiv(n, bn),),
                     [a, w, a_scale, w_scale, c, m, n, k, a.stride(0), w.stride(0), c.stride(0)],
                     dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
                          num_stages=3))
 
     def ref():
-        return {"c": (_f64(a) @ _f64(w).T) * _f64(a_scale)[:, None] * _f64(w_scale)}
+        return {"c": (f64(a) @ f64(w).T) * f64(a_scale)[:, None] * f64(w_scale)}
 
     # wgmma adds fp8 products at less than fp32 precision: over K = 8192 both compilers'
     # results stray up to 2x the usual tolerance from the float64 product
@@ -80,16 +80,16 @@ def fp8_rowwise(device, small):
 def swiglu(device, small):
     m, n, k = (37, 45, 70) if small else (4096, 4096, 4096)
     bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 128, 64, 8)
-    x = _randn((m, k), device)
-    w1, w3 = _randn((k, n), device, scale=0.05), _randn((k, n), device, scale=0.05)
-    out = _nan((m, n), device)
-    launch = Launch("matmul_swiglu", (_cdiv(m, bm) * _cdiv(n, bn),),
+    x = randn((m, k), device)
+    w1, w3 = randn((k, n), device, scale=0.05), randn((k, n), device, scale=0.05)
+    out = empty((m, n), device)
+    launch = Launch("matmul_swiglu", (cdiv(m, bm) * cdiv(n, bn),),
                     [x, w1, w3, out, m, n, k, x.stride(0), w1.stride(0), out.stride(0)],
                     dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
                          num_stages=3))
 
     def ref():
-        g, u = _f64(x) @ _f64(w1), _f64(x) @ _f64(w3)
+        g, u = f64(x) @ f64(w1), f64(x) @ f64(w3)
         return {"out": torch.nn.functional.silu(g) * u}
 
     return StyleCase("SwiGLU matmul, two accumulators in one loop", f"{m}x{n}x{k}", [launch],
@@ -115,21 +115,21 @@ def moe(device, small):
     tokens, experts, top_k, n, k = (40, 4, 2, 48, 80) if small else (4096, 8, 2, 4096, 4096)
     bm, bn, bk, warps = (16, 32, 32, 4) if small else (64, 128, 64, 4)
     chosen, sorted_ids, expert_ids = _route(tokens, experts, top_k, bm, "cpu")
-    a = _randn((tokens, k), device)
-    w = _randn((experts, n, k), device, scale=0.05)
-    c = _nan((tokens * top_k, n), device)
+    a = randn((tokens, k), device)
+    w = randn((experts, n, k), device, scale=0.05)
+    c = empty((tokens * top_k, n), device)
     padded = len(sorted_ids)
-    launch = Launch("moe_matmul", (_cdiv(padded, bm) * _cdiv(n, bn),),
+    launch = Launch("moe_matmul", (cdiv(padded, bm) * cdiv(n, bn),),
                     [a, w, c, sorted_ids.to(device), expert_ids.to(device), padded, n, k,
                      tokens * top_k, a.stride(0), w.stride(0), w.stride(1), c.stride(0)],
                     dict(TOP_K=top_k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
                          num_warps=warps, num_stages=4))
 
     def ref():
-        rows, experts_of = _f64(a).repeat_interleave(top_k, 0), chosen.to(device)
+        rows, experts_of = f64(a).repeat_interleave(top_k, 0), chosen.to(device)
         out = torch.empty(tokens * top_k, n, device=device, dtype=torch.float64)
         for e in range(experts):
-            out[experts_of == e] = rows[experts_of == e] @ _f64(w[e]).T
+            out[experts_of == e] = rows[experts_of == e] @ f64(w[e]).T
         return {"c": out}
 
     return StyleCase("mixture-of-experts matmul, gathered rows", f"{tokens}x{top_k}x{n}x{k}",
@@ -140,16 +140,16 @@ def _rotary(kernel, style):
     def build(device, small):
         tokens, heads, d = (7, 5, 16) if small else (8192, 32, 128)
         block_h = 4 if small else 16
-        x = _randn((tokens, heads, d), device)
+        x = randn((tokens, heads, d), device)
         angle = torch.rand(tokens, d // 2, device=device) * 6.3
         cos, sin = angle.cos(), angle.sin()
-        out = _nan((tokens, heads, d), device)
-        launch = Launch(kernel, (tokens, _cdiv(heads, block_h)),
+        out = empty((tokens, heads, d), device)
+        launch = Launch(kernel, (tokens, cdiv(heads, block_h)),
                         [x, cos, sin, out, heads, x.stride(0), x.stride(1)],
                         dict(HEAD_DIM=d, BLOCK_H=block_h, num_warps=4))
 
         def ref():
-            xf, c, s = _f64(x), _f64(cos)[:, None, :], _f64(sin)[:, None, :]
+            xf, c, s = f64(x), f64(cos)[:, None, :], f64(sin)[:, None, :]
             if style == "halves":
                 x1, x2 = xf[..., : d // 2], xf[..., d // 2:]
                 return {"out": torch.cat([x1 * c - x2 * s, x2 * c + x1 * s], -1)}
@@ -169,11 +169,11 @@ def _decode_attention(seq_len, small_seq):
         t = small_seq if small else seq_len
         splits, block_n = (4, 16) if small else (16, 64)
         heads = kv_heads * group
-        q = _randn((batch, heads, d), device)
-        k, v = _randn((batch, t, kv_heads, d), device), _randn((batch, t, kv_heads, d), device)
-        part_o = _nan((batch * heads * splits, d), device, torch.float32)
-        part_lse = _nan((batch * heads * splits,), device, torch.float32)
-        o = _nan((batch, heads, d), device)
+        q = randn((batch, heads, d), device)
+        k, v = randn((batch, t, kv_heads, d), device), randn((batch, t, kv_heads, d), device)
+        part_o = empty((batch * heads * splits, d), device, torch.float32)
+        part_lse = empty((batch * heads * splits,), device, torch.float32)
+        o = empty((batch, heads, d), device)
         scale = 1 / math.sqrt(d)
         launches = [
             Launch("decode_attention_split", (batch, kv_heads, splits),
@@ -186,9 +186,9 @@ def _decode_attention(seq_len, small_seq):
         ]
 
         def ref():
-            kk = _f64(k).repeat_interleave(group, 2).permute(0, 2, 3, 1)  # B H D T
-            vv = _f64(v).repeat_interleave(group, 2).transpose(1, 2)  # B H T D
-            p = torch.softmax((_f64(q)[:, :, None, :] @ kk) * scale, -1)
+            kk = f64(k).repeat_interleave(group, 2).permute(0, 2, 3, 1)  # B H D T
+            vv = f64(v).repeat_interleave(group, 2).transpose(1, 2)  # B H T D
+            p = torch.softmax((f64(q)[:, :, None, :] @ kk) * scale, -1)
             return {"o": (p @ vv)[:, :, 0, :]}
 
         return StyleCase("split-KV decode attention, grouped heads", f"{batch}x{heads}x{t}x{d}",
@@ -202,17 +202,17 @@ def _decode_attention(seq_len, small_seq):
 def conv2d(device, small):
     nb, h, w, c, k_out = (2, 5, 7, 32, 40) if small else (32, 56, 56, 256, 256)
     bm, bn, bk, warps = (16, 16, 16, 4) if small else (128, 128, 64, 4)
-    x = _randn((nb, h, w, c), device)
-    wt = _randn((3, 3, c, k_out), device, scale=0.05)
-    y = _nan((nb, h, w, k_out), device)
-    launch = Launch("conv2d_nhwc", (_cdiv(nb * h * w, bm) * _cdiv(k_out, bn),),
+    x = randn((nb, h, w, c), device)
+    wt = randn((3, 3, c, k_out), device, scale=0.05)
+    y = empty((nb, h, w, k_out), device)
+    launch = Launch("conv2d_nhwc", (cdiv(nb * h * w, bm) * cdiv(k_out, bn),),
                     [x, wt, y, nb, h, w, c, k_out],
                     dict(R=3, S=3, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
                          num_warps=warps, num_stages=3))
 
     def ref():
-        out = torch.nn.functional.conv2d(_f64(x).permute(0, 3, 1, 2),
-                                         _f64(wt).permute(3, 2, 0, 1), padding=1)
+        out = torch.nn.functional.conv2d(f64(x).permute(0, 3, 1, 2),
+                                         f64(wt).permute(3, 2, 0, 1), padding=1)
         return {"y": out.permute(0, 2, 3, 1)}
 
     return StyleCase("3x3 convolution, implicit GEMM over NHWC", f"{nb}x{h}x{w}x{c}->{k_out}",

@@ -75,7 +75,8 @@ class StyleCase:
         return self.work / ms / (1e9 if self.metric != "GB/s" else 1e6)
 
 
-def _cdiv(a: int, b: int) -> int:
+def cdiv(a: int, b: int) -> int:
+    """ceil(a / b): the programs that cover a extent in blocks of b."""
     return (a + b - 1) // b
 
 
@@ -83,7 +84,8 @@ def _next_pow2(n: int) -> int:
     return 1 << (n - 1).bit_length()
 
 
-def _f64(t):
+def f64(t):
+    """`t` in float64, for references."""
     return t.to(torch.float64)
 
 
@@ -95,16 +97,18 @@ def _num_sms(device, small: bool) -> int:
     return 132  # H100 / H200
 
 
-def _randn(shape, device, dtype=torch.float16, scale=1.0):
+def randn(shape, device, dtype=torch.float16, scale=1.0):
+    """Fresh normal inputs times `scale`, in `dtype`."""
     return (torch.randn(shape, device=device) * scale).to(dtype)
 
 
-def _nan(shape, device, dtype=torch.float16):
+def empty(shape, device, dtype=torch.float16):
+    """An output tensor (poisoned before each launch by `poison`)."""
     return torch.empty(shape, device=device, dtype=dtype)
 
 
 def _matmul_ref(a, b):
-    return lambda: {"c": _f64(a) @ _f64(b)}
+    return lambda: {"c": f64(a) @ f64(b)}
 
 
 # -- the cases: each builder takes (device, small) ---------------------------------------------
@@ -115,9 +119,9 @@ def _persistent(size, small_size):
         m, n, k = small_size if small else size
         bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 256, 64, 8)
         sms = _num_sms(device, small)
-        a, b = _randn((m, k), device), _randn((k, n), device)
-        c = _nan((m, n), device)
-        tiles = _cdiv(m, bm) * _cdiv(n, bn)
+        a, b = randn((m, k), device), randn((k, n), device)
+        c = empty((m, n), device)
+        tiles = cdiv(m, bm) * cdiv(n, bn)
         launch = Launch("matmul_persistent", (min(sms, tiles),),
                         [a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride()],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8 if not small else 2,
@@ -134,9 +138,9 @@ def _persistent_descriptor(size, small_size, subtile):
         m, n, k = small_size if small else size  # N, K: rows of 16 bytes, as TMA needs
         bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 256, 64, 8)
         sms = _num_sms(device, small)
-        a, w = _randn((m, k), device), _randn((n, k), device)  # B as N x K
-        c = _nan((m, n), device)
-        tiles = _cdiv(m, bm) * _cdiv(n, bn)
+        a, w = randn((m, k), device), randn((n, k), device)  # B as N x K
+        c = empty((m, n), device)
+        tiles = cdiv(m, bm) * cdiv(n, bn)
         launch = Launch("matmul_persistent_descriptor", (min(sms, tiles),),
                         [a, w, c, m, n, k],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8 if not small else 2,
@@ -144,7 +148,7 @@ def _persistent_descriptor(size, small_size, subtile):
                              num_stages=3))
         name = "persistent matmul, descriptors" + (", subtiled C" if subtile else "")
         return StyleCase(name, f"{m}x{n}x{k}", [launch], {"c": c},
-                         lambda: {"c": _f64(a) @ _f64(w).T}, "TFLOP/s", 2 * m * n * k)
+                         lambda: {"c": f64(a) @ f64(w).T}, "TFLOP/s", 2 * m * n * k)
 
     build.__name__ = f"persistent_descriptor{'_subtile' if subtile else ''}_{size[0]}"
     return build
@@ -156,9 +160,9 @@ def grouped_gemm(device, small):
                  (512, 14336, 4096), (3000, 3000, 1000)])
     bm, bn, bk = (16, 16, 16) if small else (128, 128, 64)
     sms = _num_sms(device, small)
-    a_s = [_randn((m, k), device) for m, _, k in problems]
-    b_s = [_randn((k, n), device) for _, n, k in problems]
-    c_s = [_nan((m, n), device) for m, n, _ in problems]
+    a_s = [randn((m, k), device) for m, _, k in problems]
+    b_s = [randn((k, n), device) for _, n, k in problems]
+    c_s = [empty((m, n), device) for m, n, _ in problems]
 
     def table(ts):
         return torch.tensor([t.data_ptr() for t in ts], device=device, dtype=torch.int64)
@@ -173,7 +177,7 @@ def grouped_gemm(device, small):
                          num_stages=3))
 
     def ref():
-        return {f"c{i}": _f64(a) @ _f64(b) for i, (a, b) in enumerate(zip(a_s, b_s))}
+        return {f"c{i}": f64(a) @ f64(b) for i, (a, b) in enumerate(zip(a_s, b_s))}
 
     flops = sum(2 * m * n * k for m, n, k in problems)
     return StyleCase("grouped GEMM, table of pointers", f"{len(problems)} problems", [launch],
@@ -185,9 +189,9 @@ def _split_k(size, small_size, split):
         m, n, k = small_size if small else size
         bm, bn, bk, warps = (16, 16, 16, 4) if small else (128, 128, 64, 4)
         s = 3 if small else split
-        a, b = _randn((m, k), device), _randn((k, n), device)
-        c = _nan((m, n), device, torch.float32)
-        launch = Launch("matmul_split_k", (_cdiv(m, bm) * _cdiv(n, bn), s),
+        a, b = randn((m, k), device), randn((k, n), device)
+        c = empty((m, n), device, torch.float32)
+        launch = Launch("matmul_split_k", (cdiv(m, bm) * cdiv(n, bn), s),
                         [a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride()],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, SPLIT_K=s,
                              EVEN_K=k % (bk * s) == 0, num_warps=warps, num_stages=3))
@@ -202,10 +206,10 @@ def _split_k(size, small_size, split):
 def batched_matmul(device, small):
     z, m, n, k = (3, 37, 45, 40) if small else (32, 1024, 1024, 1024)
     bm, bn, bk = (16, 16, 16) if small else (128, 128, 64)
-    a = _randn((z, m, k), device)
-    b = _randn((z, n, k), device).transpose(1, 2)  # a transposed view, as K^T in attention
-    c = _nan((z, m, n), device)
-    launch = Launch("bmm", (_cdiv(m, bm) * _cdiv(n, bn), z),
+    a = randn((z, m, k), device)
+    b = randn((z, n, k), device).transpose(1, 2)  # a transposed view, as K^T in attention
+    c = empty((z, m, n), device)
+    launch = Launch("bmm", (cdiv(m, bm) * cdiv(n, bn), z),
                     [a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride()],
                     dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=4,
                          num_stages=4))
@@ -217,15 +221,15 @@ def _skinny(size, small_size):
     def build(device, small):
         m, n, k = small_size if small else size
         bn, bk = (16, 32) if small else (64, 128)
-        x = _randn((m, k), device)
-        w = _randn((n, k), device, scale=0.05)
-        y = _nan((m, n), device)
-        launch = Launch("linear_skinny", (_cdiv(n, bn), _cdiv(m, 16)),
+        x = randn((m, k), device)
+        w = randn((n, k), device, scale=0.05)
+        y = empty((m, n), device)
+        launch = Launch("linear_skinny", (cdiv(n, bn), cdiv(m, 16)),
                         [x, w, y, m, n, k, x.stride(0), w.stride(0), y.stride(0)],
                         dict(BLOCK_M=16, BLOCK_N=bn, BLOCK_K=bk, num_warps=4, num_stages=4))
         nbytes = (m * k + n * k + m * n) * 2
         return StyleCase("skinny matmul (decode), x @ W^T", f"{m}x{n}x{k}", [launch], {"y": y},
-                         lambda: {"y": _f64(x) @ _f64(w).T}, "GB/s", nbytes)
+                         lambda: {"y": f64(x) @ f64(w).T}, "GB/s", nbytes)
 
     build.__name__ = f"skinny_matmul_m{size[0]}"
     return build
@@ -236,14 +240,14 @@ def int8_matmul(device, small):
     bm, bn, bk, warps = (16, 32, 32, 4) if small else (128, 256, 128, 8)
     a = torch.randint(-128, 128, (m, k), device=device, dtype=torch.int8)
     b = torch.randint(-128, 128, (n, k), device=device, dtype=torch.int8).T  # column-major
-    c = _nan((m, n), device, torch.int32)
-    launch = Launch("matmul_int8", (_cdiv(m, bm) * _cdiv(n, bn),),
+    c = empty((m, n), device, torch.int32)
+    launch = Launch("matmul_int8", (cdiv(m, bm) * cdiv(n, bn),),
                     [a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride()],
                     dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
                          num_stages=3))
 
     def ref():  # exact: every partial sum is an integer far below 2^53
-        return {"c": (_f64(a) @ _f64(b)).round().to(torch.int32)}
+        return {"c": (f64(a) @ f64(b)).round().to(torch.int32)}
 
     return StyleCase("int8 x int8 -> int32 matmul, B column-major", f"{m}x{n}x{k}", [launch],
                      {"c": c}, ref, "TOP/s", 2 * m * n * k, exact=("c",))
@@ -253,16 +257,16 @@ def _bias_act(size, small_size, activation):
     def build(device, small):
         m, n, k = small_size if small else size
         bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 256, 64, 8)
-        a, b = _randn((m, k), device), _randn((k, n), device, scale=0.05)
-        bias = _randn((n,), device)
-        c = _nan((m, n), device)
-        launch = Launch("matmul_bias_act", (_cdiv(m, bm) * _cdiv(n, bn),),
+        a, b = randn((m, k), device), randn((k, n), device, scale=0.05)
+        bias = randn((n,), device)
+        c = empty((m, n), device)
+        launch = Launch("matmul_bias_act", (cdiv(m, bm) * cdiv(n, bn),),
                         [a, b, bias, c, m, n, k, *a.stride(), *b.stride(), *c.stride()],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8,
                              ACTIVATION=activation, num_warps=warps, num_stages=3))
 
         def ref():
-            x = _f64(a) @ _f64(b) + _f64(bias)
+            x = f64(a) @ f64(b) + f64(bias)
             if activation == "leaky_relu":
                 return {"c": torch.nn.functional.leaky_relu(x, 0.01)}
             return {"c": torch.nn.functional.gelu(x, approximate="tanh")}
@@ -277,9 +281,9 @@ def _bias_act(size, small_size, activation):
 def _layer_norm_bwd(size, small_size):
     def build(device, small):
         m, n = small_size if small else size
-        x = _randn((m, n), device, scale=2.0) + 0.5
+        x = randn((m, n), device, scale=2.0) + 0.5
         w = (torch.rand(n, device=device) + 0.5).to(torch.float16)
-        dy = _randn((m, n), device)
+        dy = randn((m, n), device)
         xf = x.float()
         mean = xf.mean(1)
         rstd = 1 / torch.sqrt(xf.var(1, unbiased=False) + 1e-5)
@@ -289,25 +293,25 @@ def _layer_norm_bwd(size, small_size):
         if not small and n <= 4096:
             group = 128
         locks = torch.zeros(2 * group, device=device, dtype=torch.int32)
-        dx = _nan((m, n), device)
-        part_dw, part_db = _nan((group, n), device), _nan((group, n), device)
-        dw, db = _nan((n,), device), _nan((n,), device)
+        dx = empty((m, n), device)
+        part_dw, part_db = empty((group, n), device), empty((group, n), device)
+        dw, db = empty((n,), device), empty((n,), device)
         bm, bn = (4, 16) if small else (32, 128)
         launches = [
             Launch("layer_norm_bwd_dx", (m,),
                    [dx, dy, part_dw, part_db, x, w, mean, rstd, locks, x.stride(0), n],
                    dict(GROUP_SIZE_M=group, BLOCK_SIZE_N=block_n, num_warps=warps)),
-            Launch("layer_norm_bwd_dwdb", (_cdiv(n, bn),), [part_dw, part_db, dw, db, group, n],
+            Launch("layer_norm_bwd_dwdb", (cdiv(n, bn),), [part_dw, part_db, dw, db, group, n],
                    dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, num_warps=4)),
         ]
 
         def ref():
-            xhat = (_f64(x) - _f64(mean)[:, None]) * _f64(rstd)[:, None]
-            wdy = _f64(w) * _f64(dy)
+            xhat = (f64(x) - f64(mean)[:, None]) * f64(rstd)[:, None]
+            wdy = f64(w) * f64(dy)
             c1 = (xhat * wdy).mean(1, keepdim=True)
             c2 = wdy.mean(1, keepdim=True)
-            return {"dx": (wdy - (xhat * c1 + c2)) * _f64(rstd)[:, None],
-                    "dw": (_f64(dy) * xhat).sum(0), "db": _f64(dy).sum(0)}
+            return {"dx": (wdy - (xhat * c1 + c2)) * f64(rstd)[:, None],
+                    "dw": (f64(dy) * xhat).sum(0), "db": f64(dy).sum(0)}
 
         nbytes = 3 * m * n * 2 + 3 * n * 2
         return StyleCase("layer norm backward (lock + partial dw/db)", f"{m}x{n}", launches,
@@ -326,17 +330,17 @@ def _attention_bwd(head_dim, small_shape):
         # are 256 registers a thread on 4 warps, so 8
         warps = 4 if small or head_dim <= 64 else 8
         sm_scale = 1 / math.sqrt(d)
-        q, k, v, do = (_randn((z, h, n_ctx, d), device) for _ in range(4))
+        q, k, v, do = (randn((z, h, n_ctx, d), device) for _ in range(4))
         if device == "meta":
             lse2 = torch.empty((z, h, n_ctx), device=device)
-            o = _nan((z, h, n_ctx, d), device)
+            o = empty((z, h, n_ctx, d), device)
         else:  # the forward's outputs: O, and the log-sum-exp in base 2
-            s = (_f64(q) @ _f64(k).transpose(-1, -2)) * sm_scale
+            s = (f64(q) @ f64(k).transpose(-1, -2)) * sm_scale
             lse2 = (torch.logsumexp(s, -1) * LOG2E).float()
-            o = (torch.softmax(s, -1) @ _f64(v)).to(torch.float16)
+            o = (torch.softmax(s, -1) @ f64(v)).to(torch.float16)
             del s
-        dq, dk, dv = (_nan(q.shape, device) for _ in range(3))
-        delta = _nan((z, h, n_ctx), device, torch.float32)
+        dq, dk, dv = (empty(q.shape, device) for _ in range(3))
+        delta = empty((z, h, n_ctx), device, torch.float32)
         launches = [
             Launch("attn_bwd_preprocess", (n_ctx // n1, z * h), [o, do, delta, n_ctx],
                    dict(BLOCK_M=n1, HEAD_DIM=d, num_warps=4)),
@@ -348,11 +352,11 @@ def _attention_bwd(head_dim, small_shape):
         ]
 
         def ref():
-            qd, kd, vd, dod = _f64(q), _f64(k), _f64(v), _f64(do)
+            qd, kd, vd, dod = f64(q), f64(k), f64(v), f64(do)
             p = torch.softmax((qd @ kd.transpose(-1, -2)) * sm_scale, -1)
             dv_ = p.transpose(-1, -2) @ dod
             dp = dod @ vd.transpose(-1, -2)
-            dlt = (_f64(o) * dod).sum(-1, keepdim=True)
+            dlt = (f64(o) * dod).sum(-1, keepdim=True)
             ds = p * (dp - dlt)
             del p, dp
             return {"dq": ds @ kd * sm_scale, "dk": ds.transpose(-1, -2) @ qd * sm_scale,
@@ -397,7 +401,7 @@ def philox_uniform(seed, offsets):
 def _dropout_ref(x, keep_prob_of, p):
     def ref():
         keep = keep_prob_of() > torch.tensor(p, dtype=torch.float32, device=x.device)
-        return {"out": torch.where(keep, _f64(x) / (1 - p), 0.0)}
+        return {"out": torch.where(keep, f64(x) / (1 - p), 0.0)}
 
     return ref
 
@@ -408,8 +412,8 @@ def _dropout(n, small_n):
         block = 128 if small else 1024
         p, seed = 0.3, 1234
         x = torch.randn(size, device=device)
-        out = _nan((size,), device, torch.float32)
-        launch = Launch("seeded_dropout", (_cdiv(size, block),), [x, out, size, p, seed],
+        out = empty((size,), device, torch.float32)
+        launch = Launch("seeded_dropout", (cdiv(size, block),), [x, out, size, p, seed],
                         dict(BLOCK_SIZE=block, num_warps=4))
         offsets = lambda: torch.arange(size, device=device, dtype=torch.int32)  # noqa: E731
         return StyleCase("seeded dropout, tl.rand", f"{size}", [launch], {"out": out},
@@ -425,7 +429,7 @@ def dropout_rows(device, small):
     block = 128 if small else 1024
     p = 0.5
     x = torch.randn(m, stride, device=device)[:, :n]
-    out = _nan((m, n), device, torch.float32)
+    out = empty((m, n), device, torch.float32)
     seeds = torch.randint(0, 2**31 - 1, (m,), device=device, dtype=torch.int64)
     launch = Launch("seeded_dropout_rows", (m,),
                     [x, out, seeds, n, x.stride(0), out.stride(0), p],
@@ -441,12 +445,12 @@ def _softmax_online(size, small_size, block):
         m, n = small_size if small else size
         bm, bn, warps = (2, 32, 4) if small else (*block, 8)
         x = torch.randn(m, n, device=device) * 4
-        y = _nan((m, n), device, torch.float32)
-        launch = Launch("softmax_online", (_cdiv(m, bm),),
+        y = empty((m, n), device, torch.float32)
+        launch = Launch("softmax_online", (cdiv(m, bm),),
                         [x, y, m, n, x.stride(0), y.stride(0)],
                         dict(BLOCK_M=bm, BLOCK_N=bn, num_warps=warps))
         return StyleCase("softmax, online max/sum over column blocks", f"{m}x{n}", [launch],
-                         {"y": y}, lambda: {"y": torch.softmax(_f64(x), 1)}, "GB/s",
+                         {"y": y}, lambda: {"y": torch.softmax(f64(x), 1)}, "GB/s",
                          2 * m * n * 4, tol=1e-4)
 
     build.__name__ = f"softmax_online_{size[1]}"
@@ -513,7 +517,7 @@ def check(case: StyleCase, expected: dict) -> None:
                 bad = (got != want.to(got.dtype)).sum().item()
                 raise AssertionError(f"{name}: {bad} of {got.numel()} elements differ")
             continue
-        err = (_f64(got) - want).abs()
+        err = (f64(got) - want).abs()
         bound = case.tol * (want.abs() + want.pow(2).mean().sqrt())
         if not bool((err <= bound).all()):
             worst = (err / bound).nan_to_num(float("inf")).max().item()
