@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import math
 
-from tritonc.passes.to_llvm.convert import linear_of
+from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 from tritonc.passes.ttgir.propagate_mma import (
     Growth,
     _encoding,
     _ops,
+    _same_place,
     _view_layout,
     apply_growth,
     enclosing_loop,
@@ -48,17 +49,11 @@ from tritonc.passes.ttgir.propagate_mma import (
 from tritonc.passes.ttgir.view_layouts import VIEW_OPS
 
 _LOOP_WEIGHT = 8
-_BITS = {"i1": 8, "i8": 8, "i16": 16, "f16": 16, "bf16": 16, "i32": 32, "f32": 32}
 
 
-def _placement(ir, value):
-    """The linear layout of `value`'s tensor, or its encoding's text when it has none."""
-    text = _encoding(ir, value)
-    shape = tuple(ir.RankedTensorType(value.type).shape)
-    try:
-        return linear_of(parse_layout(text), shape) or text
-    except ValueError:
-        return text
+def _alike(ir, a, b) -> bool:
+    """Whether tensors `a` and `b` (of one shape) sit in the same threads and registers."""
+    return _same_place(ir, parse_layout(_encoding(ir, a)), parse_layout(_encoding(ir, b)), a)
 
 
 def _of_tensors(ir, op) -> bool:
@@ -71,19 +66,16 @@ def _free(ir, op) -> bool:
     scalars and tensors counts as free: no layout of its could change that)."""
     if not _of_tensors(ir, op):
         return True
-    text = _encoding(ir, op.operands[0])
-    if any(_placement(ir, v) != _placement(ir, op.operands[0]) for v in op.operands):
+    if not all(_alike(ir, v, op.operands[0]) for v in op.operands):
         return False
-    want = _view_layout(ir, op, text, forward=True)
-    if want is None:
-        return False
-    shape = tuple(ir.RankedTensorType(op.results[0].type).shape)
-    return linear_of(want, shape) == _placement(ir, op.results[0])
+    want = _view_layout(ir, op, _encoding(ir, op.operands[0]), forward=True)
+    result = op.results[0]
+    return _same_place(ir, want, parse_layout(_encoding(ir, result)), result)
 
 
 def _bytes(ir, value) -> int:
     t = ir.RankedTensorType(value.type)
-    return math.prod(t.shape) * _BITS.get(str(t.element_type), 64) // 8
+    return math.prod(t.shape) * element_bytes(t.element_type)
 
 
 def moved_bytes(ir, module) -> int:
@@ -92,7 +84,7 @@ def moved_bytes(ir, module) -> int:
     total = 0
     for op in _ops(ir, module):
         if op.name == "ttg.convert_layout":
-            moves = _placement(ir, op.operands[0]) != _placement(ir, op.results[0])
+            moves = not _alike(ir, op.operands[0], op.results[0])
         elif op.name in VIEW_OPS:
             moves = not _free(ir, op)
         else:
@@ -139,12 +131,12 @@ def blocked_views(module) -> None:
 
     with module.context, ir.Location.unknown():
         views = [o for o in _ops(ir, module) if o.name in VIEW_OPS]
-        if not any(_seed_layout(ir, op) for op in views):
-            return
-        moved = moved_bytes(ir, module)
+        moved = None  # measured once some view can take a free layout
         for index, op in enumerate(views):
             if _seed_layout(ir, op) is None:
                 continue
+            if moved is None:
+                moved = moved_bytes(ir, module)
             trial = ir.Module.parse(str(module))
             if not _grow(ir, trial, index):
                 continue
