@@ -1,5 +1,5 @@
 """The inference zoo: kernels written the ways LLM-inference libraries write them
-(weight-only int8 and row-scaled fp8 matmuls, a SwiGLU matmul, a mixture-of-experts
+(weight-only int8 (weights K x N or N x K) and row-scaled fp8 matmuls, a SwiGLU matmul, a mixture-of-experts
 matmul over sorted token ids, rotary embeddings two ways, split-KV decode attention for
 grouped query heads, a convolution as an implicit GEMM), tritonc beside Triton on the same
 source in the same run.
@@ -32,26 +32,30 @@ from styles import Launch, StyleCase, cdiv, empty, f64, main, randn  # noqa: E40
 INFERENCE_KERNELS = HERE / "inference_kernels.py"
 
 
-def _w8a16(size, small_size):
+def _w8a16(size, small_size, n_by_k: bool = False):
     def build(device, small):
         m, n, k = small_size if small else size
         bm = 16 if small or m <= 64 else 128
         bn, bk, warps = (32, 32, 4) if small else ((64, 128, 4) if m <= 64 else (128, 64, 8))
         a = randn((m, k), device)
-        b = torch.randint(-127, 128, (k, n), device=device, dtype=torch.int8)
+        b = torch.randint(-127, 128, (n, k) if n_by_k else (k, n), device=device,
+                          dtype=torch.int8)
+        b = b.t() if n_by_k else b
         scale = (torch.rand(n, device=device) * 0.02 + 0.005).to(torch.float16)
         c = empty((m, n), device)
         launch = Launch("matmul_w8a16", (cdiv(m, bm) * cdiv(n, bn),),
-                        [a, b, scale, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)],
+                        [a, b, scale, c, m, n, k, a.stride(0), *b.stride(), c.stride(0)],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
                              num_stages=4 if m <= 64 else 3))
         decode = m <= 64
-        return StyleCase("weight-only int8 matmul, dequantized in the loop", f"{m}x{n}x{k}",
-                         [launch], {"c": c}, lambda: {"c": (f64(a) @ f64(b)) * f64(scale)},
+        weights = "N x K" if n_by_k else "K x N"
+        return StyleCase(f"weight-only int8 matmul ({weights} weights), dequantized in the loop",
+                         f"{m}x{n}x{k}", [launch], {"c": c},
+                         lambda: {"c": (f64(a) @ f64(b)) * f64(scale)},
                          "GB/s" if decode else "TFLOP/s",
                          (m * k * 2 + k * n + m * n * 2) if decode else 2 * m * n * k)
 
-    build.__name__ = f"w8a16_m{size[0]}"
+    build.__name__ = f"w8a16_m{size[0]}" + ("_nk" if n_by_k else "")
     return build
 
 
@@ -222,6 +226,8 @@ def conv2d(device, small):
 CASES = [
     _w8a16((4096, 4096, 4096), (37, 45, 70)),
     _w8a16((16, 8192, 8192), (13, 70, 100)),
+    _w8a16((4096, 4096, 4096), (37, 45, 70), n_by_k=True),
+    _w8a16((16, 8192, 8192), (13, 70, 100), n_by_k=True),
     fp8_rowwise,
     swiglu,
     moe,
@@ -232,8 +238,8 @@ CASES = [
     conv2d,
 ]
 
-QUICK = {"w8a16_m4096", "w8a16_m16", "fp8_rowwise", "swiglu", "moe", "rotary_halves",
-         "rotary_interleaved", "decode_attention_8000", "conv2d"}
+QUICK = {"w8a16_m4096", "w8a16_m16", "w8a16_m16_nk", "fp8_rowwise", "swiglu", "moe",
+         "rotary_halves", "rotary_interleaved", "decode_attention_8000", "conv2d"}
 
 
 if __name__ == "__main__":

@@ -28,19 +28,20 @@ def _tile_of(pid, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: t
     return pid_m, pid_n
 
 
-# -- weight-only int8: fp16 activations, int8 weights K x N, a scale per output column ----------
+# -- weight-only int8: fp16 activations, int8 weights K x N (or N x K, as nn.Linear holds them,
+# through the strides), a scale per output column ------------------------------------------
 
 
 @triton.jit
-def matmul_w8a16(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+def matmul_w8a16(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_bn,
+                 stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                  GROUP_M: tl.constexpr):
     pid_m, pid_n = _tile_of(tl.program_id(0), M, N, BLOCK_M, BLOCK_N, GROUP_M)
     offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
     offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
     offs_k = tl.arange(0, BLOCK_K)
     a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :]
-    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)

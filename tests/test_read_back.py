@@ -46,19 +46,25 @@ def _loop(ttgir: str) -> str:
 @pytest.mark.parametrize("arch", [90, 80])
 @pytest.mark.parametrize("tile", TILES)
 @pytest.mark.parametrize("a_dtype", ["fp16", "fp32"])
-def test_converted_tiles_stream_through_the_ring(arch, tile, a_dtype):
+@pytest.mark.parametrize("b_col", [False, True])
+def test_converted_tiles_stream_through_the_ring(arch, tile, a_dtype, b_col):
     """Both tiles join the ring; those converted before the dot (the int8 B, an fp32 A;
-    an fp16 A's `.to(tl.float16)` is no op) are read back into registers. (A column-major
-    int8 B loads through pointers converted from the loop's every iteration, which the
-    ring cannot evaluate ahead: it stays out, loaded in place.)"""
-    kernel = _compile(arch, tile, a_dtype)
+    an fp16 A's `.to(tl.float16)` is no op) are read back into registers. A column-major
+    int8 B loads through pointers the loop advances in the load's layout (carried-layouts),
+    so the ring evaluates them ahead as it does a row-major B's."""
+    kernel = _compile(arch, tile, a_dtype, b_col)
     ptx = kernel.asm["ptx"]
-    tiles = [line for line in _loop(kernel.asm["ttgir"]).splitlines() if '"tt.load"' in line]
+    loop = _loop(kernel.asm["ttgir"])
+    tiles = [line for line in loop.splitlines() if '"tt.load"' in line]
     assert len(tiles) == 2 and all("ttg.pipelined" in line for line in tiles)
     read_back = [line for line in tiles if "ttg.read_back" in line]
     assert len(read_back) == (2 if a_dtype == "fp32" else 1)
     assert "cp.async" in ptx and "ld.shared.v4" in ptx  # read back 16 bytes at a time
-    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+    assert not any('"ttg.convert_layout"(%arg' in line for line in loop.splitlines())
+    # an fp32 A read back beside B is near the register limit (245 of 255 for 16 rows with
+    # B row-major); the column-major B's bytes, read back across the rows, tip it over by
+    # a few words
+    assert kernel.metadata["ptxas"]["spill_stores"] <= (8 if b_col and a_dtype == "fp32" else 0)
 
 
 @pytest.mark.parametrize("arch", [90, 80])

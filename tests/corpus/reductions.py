@@ -360,4 +360,42 @@ COLUMN_ARGMIN = kernel(
     make_case=_column_argmin_case, reference=_column_argmin_ref,
 )
 
-KERNELS = [REDUCE, ARGMAX, COLUMN_ARGMIN, CUSTOM_REDUCE, INT8_SUM, SCANS, CUMSUM_INT, SORT, SORT_INT]
+
+@triton.jit
+def column_sums_advanced(x_ptr, out_ptr, R, C, stride_c, BLOCK_R: tl.constexpr,
+                         BLOCK_C: tl.constexpr):
+    """Sums down the columns of a column-major matrix (rows contiguous), through pointers
+    the loop advances: the load runs along dimension 0 and the loop carries its pointers
+    in that layout."""
+    cols = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)
+    rows = tl.arange(0, BLOCK_R)
+    ptrs = x_ptr + rows[:, None] + cols[None, :] * stride_c
+    acc = tl.zeros((BLOCK_R, BLOCK_C), dtype=tl.float32)
+    for r0 in range(0, R, BLOCK_R):
+        acc += tl.load(ptrs, mask=(rows[:, None] < R - r0) & (cols[None, :] < C), other=0.0)
+        ptrs += BLOCK_R
+    tl.store(out_ptr + cols, tl.sum(acc, axis=0), mask=cols < C)
+
+
+def _column_sums_case(rng):
+    x = rng.standard_normal((_COL_C, _COL_R)).astype(np.float32)  # column j is x[j]
+    return Case({"x_ptr": x, "out_ptr": np.full(_COL_C, np.nan, np.float32), "R": _COL_R,
+                 "C": _COL_C, "stride_c": _COL_R}, (4,), ("out_ptr",))
+
+
+COLUMN_SUMS = kernel(
+    column_sums_advanced, {"x_ptr": "*fp32", "out_ptr": "*fp32", "R": "i32", "C": "i32",
+                           "stride_c": "i32"},
+    {"BLOCK_R": 16, "BLOCK_C": 16},
+    """
+    CHECK: scf.for
+    CHECK: "tt.load"
+    CHECK: "tt.addptr"
+    CHECK: scf.yield
+    """,
+    make_case=_column_sums_case,
+    reference=lambda args: {"out_ptr": args["x_ptr"].astype(np.float64).sum(1).astype(
+        np.float32)},
+)
+
+KERNELS = [REDUCE, ARGMAX, COLUMN_ARGMIN, COLUMN_SUMS, CUSTOM_REDUCE, INT8_SUM, SCANS, CUMSUM_INT, SORT, SORT_INT]

@@ -12,6 +12,15 @@ made again in it. What the loop's results meet after the loop gets one conversio
 Only conversions of a load in the same loop body whose value reaches that loop's
 `scf.yield` through elementwise ops are seeds.
 
+The addresses of such a load are the same case in reverse: a tile of pointers the loop
+advances (`ptrs += BLOCK`, an iteration argument) is converted to the load's layout
+every iteration, and a loop that must evaluate a copy's addresses ahead (software-pipeline)
+cannot take that tile into its ring. A conversion of an iteration argument of its own
+loop to the pointers of a load or store seeds the argument with the load's layout: the
+loop carries the pointers in it, their `tt.addptr` and init follow, and the init's
+index arithmetic is made in it before the loop (test:
+`tests/filecheck/carried-layouts-pointers.mlir`).
+
 Before (Inductor's argmin over dimension 0, 16 x 32 tiles, 4 warps):
     %acc = scf.for ... iter_args(%a = %inf) -> (tensor<16x32xf32, #blocked>) {
       %x = "tt.load"(%p, %m, %o) : (...) -> tensor<16x32xf32, #col>
@@ -64,6 +73,18 @@ def _reaches_yield(ir, value, loop) -> bool:
     return False
 
 
+def _carried_address(ir, op) -> bool:
+    """Whether conversion `op` takes an iteration argument of its loop (a tile of
+    pointers the loop advances) to the addresses of a load or store in that loop."""
+    source = op.operands[0]
+    loop = enclosing_loop(op)
+    if not isinstance(source.owner, ir.Block) or loop is None or \
+            source.owner.owner != loop or op.parent != loop:
+        return False
+    return any(use.owner.name in ("tt.load", "tt.store") and use.operand_number == 0
+               for use in op.results[0].uses)
+
+
 def _seed(ir, op) -> str | None:
     """The load's layout when `op` is a conversion the rewrite above removes."""
     source = op.operands[0]
@@ -88,6 +109,9 @@ def carried_layouts(module) -> None:
         growth = Growth(ir)
         for op in _ops(ir, module):
             if op.name == "ttg.convert_layout":
+                if _carried_address(ir, op):
+                    growth.assign(op.operands[0], _encoding(ir, op.results[0]))
+                    continue
                 text = _seed(ir, op)
                 if text is not None:
                     growth.assign(op.results[0], text)

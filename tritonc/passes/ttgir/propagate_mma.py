@@ -40,7 +40,7 @@ from tritonc.passes.ttgir.layouts import LinearEncoding, MmaLayout, SliceLayout,
 from tritonc.passes.ttgir.view_layouts import VIEW_OPS
 
 _ELEMENTWISE = {"tt.fp_to_fp", "tt.bitcast", "tt.clampf", "tt.precise_sqrt",
-                "tt.precise_divf", "tt.mulhiu", "tt.extern_elementwise"}
+                "tt.precise_divf", "tt.mulhiu", "tt.extern_elementwise", "tt.addptr"}
 _REMADE = ("arith.constant", "tt.splat", "tt.make_range")
 
 
