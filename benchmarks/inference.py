@@ -1,8 +1,8 @@
 """The inference zoo: kernels written the ways LLM-inference libraries write them
-(weight-only int8 (weights K x N or N x K) and row-scaled fp8 matmuls, a SwiGLU matmul, a mixture-of-experts
-matmul over sorted token ids, rotary embeddings two ways, split-KV decode attention for
-grouped query heads, a convolution as an implicit GEMM), tritonc beside Triton on the same
-source in the same run.
+(weight-only int8 matmuls with K x N or N x K weights, a row-scaled fp8 matmul, a SwiGLU
+matmul, a mixture-of-experts matmul over sorted token ids, rotary embeddings two ways,
+split-KV decode attention for grouped query heads, a convolution as an implicit GEMM),
+tritonc beside Triton on the same source in the same run.
 
     python3 benchmarks/inference.py [--quick] [--only NAME,...] [--out results.json]
 
