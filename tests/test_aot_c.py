@@ -33,7 +33,7 @@ FAKE_CUDA = r"""
 #include "cuda_min.h"
 CUcontext fake_ctx = (CUcontext)0x1000;
 int fake_cc_major = 9, fake_cc_minor = 0, fake_loads = 0, fake_unloads = 0, fake_launches = 0;
-int fake_attr = -1, fake_attr_value = -1, fake_nparams = 0, fake_param_sizes[16];
+int fake_attrs[16], fake_nparams = 0, fake_param_sizes[16];  /* value per attribute */
 const void *fake_image = 0;
 char fake_name[128];
 unsigned int fake_grid[3], fake_block[3], fake_shared;
@@ -55,7 +55,7 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   strncpy(fake_name, name, sizeof fake_name - 1); *f = (CUfunction)m; return CUDA_SUCCESS;
 }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
-  (void)f; fake_attr = a; fake_attr_value = v; return CUDA_SUCCESS;
+  (void)f; fake_attrs[a] = v; return CUDA_SUCCESS;
 }
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
@@ -157,7 +157,8 @@ def test_dispatch_grid_params_and_shared(tmp_path):
     assert launch(0, 4096, 8192, 1024, 3, 1.0) == 0
     assert loaded_image(fake).startswith(b"cubin *fp32:16,*fp32:16,i32:16")
     assert fake.get("fake_shared") == 100_000
-    assert (fake.get("fake_attr"), fake.get("fake_attr_value")) == (8, 100_000)
+    # opted in to its dynamic shared memory, with the largest carveout asked for
+    assert fake.array("fake_attrs", 10)[8:] == [100_000, 100]
     # m == 1: the variant without m; four parameters, eight warps
     fake.expect_params([8, 8, 4, 4])
     assert launch(0, 4096, 8200, 1024, 1, 1.0) == 0

@@ -380,7 +380,8 @@ def test_dynamic_shared_memory_above_48kb_needs_opt_in(cuda: tuple) -> None:
         driver.launcher(add_one, ["*fp32", "i32"], (128, 1, 1), nbytes)((1, 1, 1), 0,
                                                                          x.data_ptr(), 128)
     driver.set_max_dynamic_shared(add_one, nbytes)
-    assert driver.function_attributes(add_one).max_dynamic_shared_bytes == nbytes
+    attributes = driver.function_attributes(add_one)
+    assert (attributes.max_dynamic_shared_bytes, attributes.shared_carveout) == (nbytes, 100)
     driver.launcher(add_one, ["*fp32", "i32"], (128, 1, 1), nbytes)((1, 1, 1), 0,
                                                                      x.data_ptr(), 128)
     driver.synchronize()

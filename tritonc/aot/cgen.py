@@ -274,6 +274,8 @@ static CUresult {name}_get(int variant, const tritonc_image *images, int n,
   if (err == CUDA_SUCCESS && image->shared > {static_limit})
     err = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              (int)image->shared);
+  if (err == CUDA_SUCCESS && image->shared > {static_limit})
+    err = cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100);
   if (err == CUDA_SUCCESS) {{
     slot->module = module;
     slot->function = function;

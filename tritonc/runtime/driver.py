@@ -71,6 +71,7 @@ _FUNC_SHARED_SIZE_BYTES = 1
 _FUNC_LOCAL_SIZE_BYTES = 3
 _FUNC_NUM_REGS = 4
 _FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+_FUNC_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
 # CUdevice_attribute values.
 _DEV_MAX_THREADS_PER_BLOCK = 1
 _DEV_MAX_SHARED_PER_BLOCK = 8
@@ -137,6 +138,7 @@ class FunctionAttributes:
     local_bytes: int
     max_threads_per_block: int
     max_dynamic_shared_bytes: int
+    shared_carveout: int  # per cent of the SM's shared memory asked for; -1: no preference
 
 
 # Argument types of a kernel signature and how each is stored in the parameter buffer
@@ -291,10 +293,15 @@ class Driver:
         return self._kernel_names.get(function)
 
     def set_max_dynamic_shared(self, function: int, nbytes: int) -> None:
-        """Opt a kernel in to `nbytes` of dynamic shared memory (needed above 48 KB)."""
-        self._check(self.lib.cuFuncSetAttribute(function, _FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                nbytes),
-                    "cuFuncSetAttribute", self.kernel_name(function))
+        """Opt a kernel in to `nbytes` of dynamic shared memory (needed above 48 KB), and
+        ask for the SM's largest shared-memory carveout whenever it runs: without the hint
+        the driver may keep the carveout a kernel run before it left, too small for as
+        many blocks of this one per SM as the SM holds (Triton's loader asks the same,
+        through the cache config)."""
+        for attribute, value in ((_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, nbytes),
+                                 (_FUNC_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)):
+            self._check(self.lib.cuFuncSetAttribute(function, attribute, value),
+                        "cuFuncSetAttribute", self.kernel_name(function))
 
     def function_attributes(self, function: int) -> FunctionAttributes:
         """Registers, shared and local memory and the thread limit of a loaded kernel."""
@@ -310,6 +317,7 @@ class Driver:
             local_bytes=get(_FUNC_LOCAL_SIZE_BYTES),
             max_threads_per_block=get(_FUNC_MAX_THREADS_PER_BLOCK),
             max_dynamic_shared_bytes=get(_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+            shared_carveout=get(_FUNC_PREFERRED_SHARED_MEMORY_CARVEOUT),
         )
 
     def device_attributes(self, device: int | None = None) -> DeviceAttributes:
