@@ -29,7 +29,9 @@ Loads keep their layout: the gaps between their scalar accesses are served from 
 
 Which dimension a pointer runs along comes from its strides: per dimension, how many
 elements the address moves per step of the index (`_strides`), known through ranges,
-splats, expand_dims, broadcasts, adds, and products with constants; the width an access
+splats, expand_dims, broadcasts, adds, and products with constants (a remainder or
+quotient by a uniform value, `(start + arange) % N`, keeps the dimensions it does not
+vary along; along the others its stride is unknown); the width an access
 may take, from the per-dimension axis analysis (`AxisAlong`). Loads that feed a `tt.dot`
 (directly or through `tt.trans`) are left to operand-order and the pipeliner.
 Option: `num_warps`.
@@ -44,6 +46,7 @@ from tritonc.passes.ttgir.layouts import BlockedLayout, parse_layout
 UNKNOWN = -1  # a stride that is not zero but not known either (a runtime row stride)
 
 _SAME = ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast")
+_PIECEWISE = ("arith.remsi", "arith.remui", "arith.divsi", "arith.divui")  # by a uniform value
 
 
 def _splat_constant(ir, value) -> int | None:
@@ -134,6 +137,11 @@ def _compute(ir, value, memo: dict) -> tuple | None:
         return None
     if name in _SAME:
         return _strides(ir, ops[0], memo)
+    if name in _PIECEWISE:  # `(start + arange) % N`: still uniform where it was, else not
+        a, b = (_strides(ir, v, memo) for v in ops)  # known to run along any dimension
+        if a is None or b is None or any(b):
+            return None
+        return tuple(0 if s == 0 else UNKNOWN for s in a)
     return None
 
 
