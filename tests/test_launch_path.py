@@ -93,7 +93,8 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Fake:
     monkeypatch.setattr(gpu_launch, "_compile_and_load", fake.compile)
     monkeypatch.setattr(gpu_launch, "_check_devices", lambda fn, bound: None)
     monkeypatch.setattr(gpu_launch, "stream_functions", lambda: (lambda device: 0x5, lambda: 0))
-    for kernel in (tiny_kernel, mixed_kernel, typed_kernel, nested_kernel):
+    for kernel in (tiny_kernel, mixed_kernel, typed_kernel, nested_kernel,
+                   descriptor_kernel):
         for name in ("_fast_kernels", "_gpu_kernels", "_grid_launchers"):
             kernel.__dict__.pop(name, None)
     return fake
@@ -276,6 +277,36 @@ def test_clear_errors(fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
         tiny_kernel.__dict__.pop(name, None)
     with pytest.raises(ValueError, match="is on cpu; a GPU launch needs CUDA tensors"):
         tiny_kernel[(1,)](*t, 100, 3, BLOCK=128)
+
+
+@triton.jit
+def descriptor_kernel(x_desc, out_ptr, n, y_desc, BLOCK: tl.constexpr):
+    tile = x_desc.load([0, 0])
+    y_desc.store([0, 0], tile)
+    tl.store(out_ptr + tl.arange(0, BLOCK), n)
+
+
+def test_host_descriptors_take_the_hot_path(fake: Fake) -> None:
+    """Host `TensorDescriptor` arguments: after the first (generic) launch the hot path
+    takes the call, and the driver gets the same arguments: each descriptor's base,
+    shape (i32), strides (i64) and CUtensorMap address (0 off the GPU), the scalar 1
+    a constant with no slot. A descriptor of another dtype or alignment is a new key."""
+    from tritonc.tools.tensor_descriptor import TensorDescriptor
+
+    x, y = torch.zeros(64, 48), torch.zeros(32, 64)
+    out = torch.zeros(16)
+    descs = [TensorDescriptor.from_tensor(t, [16, 16]) for t in (x, y)]
+    flat = [x.data_ptr(), 64, 48, 48, 1, 0, out.data_ptr(), y.data_ptr(), 32, 64, 64, 1, 0]
+    for calls in (1, 2, 3):
+        descriptor_kernel[(2,)](descs[0], out, 1, descs[1], BLOCK=16)
+        assert fake.last() == {"calls": calls, "grid": (2, 1, 1), "stream": 5, "params": flat}
+    assert len(fake.compiled) == 1 and descriptor_kernel.__dict__["_fast_kernels"]
+    half = TensorDescriptor.from_tensor(torch.zeros(64, 48, dtype=torch.float16), [16, 16])
+    descriptor_kernel[(2,)](half, out, 1, descs[1], BLOCK=16)
+    odd = TensorDescriptor.from_tensor(torch.zeros(64, 40), [16, 8])
+    descriptor_kernel[(2,)](odd, out, 1, descs[1], BLOCK=16)
+    assert len(fake.compiled) == 3
+    assert fake.last()["params"][:6] == [odd.base.data_ptr(), 64, 40, 40, 1, 0]
 
 
 @triton.jit(do_not_specialize=["s"])

@@ -432,6 +432,10 @@ def fast_entry(compiled: CompiledLaunch, names: tuple[str, ...]) -> tuple:
     in order; those the specialization made constant become ignored slots."""
     from tritonc.runtime.c_launcher import KernelLauncher
 
+    entries = [compiled.signature.get(name) for name in names]  # None: made constant
+    if any(descriptors.parse(entry) for entry in entries):
+        launcher = DescriptorLauncher(compiled.kernel_launcher(), entries)
+        return launcher.raw, launcher, compiled
     packer = getattr(compiled.launcher, "packer", None)
     if packer is not None and len(packer.signature) == len(compiled.runtime_params):
         types = dict(zip(compiled.runtime_params, packer.signature, strict=True))
@@ -439,6 +443,35 @@ def fast_entry(compiled: CompiledLaunch, names: tuple[str, ...]) -> tuple:
         types = {name: "?" for name in compiled.runtime_params}
     launcher = KernelLauncher(compiled.launcher, [types.get(name) for name in names])
     return launcher.raw, launcher, compiled
+
+
+class DescriptorLauncher:
+    """The hot path's launcher of a kernel taking host descriptors: it gets one value per
+    runtime parameter, as for any kernel, and hands the kernel's `KernelLauncher` the
+    arguments each value travels as (a descriptor's base, shape, strides and CUtensorMap;
+    nothing for a parameter the specialization made constant), as the generic path does."""
+
+    def __init__(self, launcher: Any, entries: list) -> None:
+        self.inner = launcher
+        self.entries = entries  # each runtime parameter's signature entry; None: a constant
+        self.driver = launcher.driver
+        self.name = launcher.name
+
+    def flat(self, values: tuple) -> list:
+        args = []
+        for entry, value in zip(self.entries, values, strict=True):
+            for v in argument_values(entry, value) if entry is not None else ():
+                args.append(v.data_ptr() if hasattr(v, "data_ptr") else v)
+        return args
+
+    def raw(self, gx: int, gy: int, gz: int, stream: int, *values: Any) -> int:
+        return self.inner.raw(gx, gy, gz, stream, *self.flat(values))
+
+    def bad_args(self, error: BaseException) -> None:
+        self.inner.bad_args(error)
+
+    def failed(self, result: int, gx: int, gy: int, gz: int, stream: int, *values: Any) -> None:
+        self.inner.failed(result, gx, gy, gz, stream, *self.flat(values))
 
 
 def _current_stream() -> int:

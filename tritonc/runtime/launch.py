@@ -10,7 +10,8 @@ The hot path. For each kernel a launch function is generated once (`_factory`) w
 Python signature is the kernel's own parameters plus the options as keyword-only
 arguments, so Python binds the call. Per argument it reads what the specialization
 depends on (a tensor's dtype and whether `data_ptr()` is 16-byte aligned; an int's
-class: == 1, divisible by 16, 32/64-bit range; the constexprs' values) into one key
+class: == 1, divisible by 16, 32/64-bit range; a host descriptor's dtype, block, padding
+and alignment; the constexprs' values) into one key
 tuple, looks the key up in a dict of launch entries and calls the kernel's C launcher
 (`c_launcher.py`). Everything else, like a missing or unknown argument, a tuple
 argument, the interpreter or a key seen for the first time, takes the generic path
@@ -30,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tritonc import knobs
-from tritonc.runtime import specialization
+from tritonc.runtime import descriptors, specialization
 
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "stream", "maxnreg", "enable_fp_fusion")
 _MAX_GRID_LAUNCHERS = 64
@@ -173,6 +174,9 @@ def _other(value: Any, specialize: bool) -> tuple[Any, Any, Any]:
         return None, "none", None
     if isinstance(value, constexpr):
         return None, ("c", repr(value.value)), None
+    if descriptors.is_descriptor(value):  # the entry's launcher flattens it (gpu_launch)
+        return value, ("d", value.base.dtype, tuple(value.block_shape), value.padding), \
+            specialize and descriptors.is_aligned(value)
     return None, _NOCACHE, None
 
 
