@@ -10,7 +10,11 @@ iteration arguments, their inits and the loop's results): the conversion goes, t
 accumulators take the load's layout, and index tiles the body makes from ranges are
 made again in it. What the loop's results meet after the loop gets one conversion there.
 Only conversions of a load in the same loop body whose value reaches that loop's
-`scf.yield` through elementwise ops are seeds.
+`scf.yield` through elementwise ops are seeds, and those of a tile converted on its way
+to a dot (`software_pipeline.converted_dot`: int8 weights read down their columns,
+`w.to(tl.float16)`): the conversions then compute in the layout the tile was loaded in
+(a ring buffer reads back in 16-byte vectors, without bank conflicts), and the tile
+changes layout once, into the dot's operand.
 
 The addresses of such a load are the same case in reverse: a tile of pointers the loop
 advances (`ptrs += BLOCK`, an iteration argument) is converted to the load's layout
@@ -51,6 +55,7 @@ from tritonc.passes.ttgir.propagate_mma import (
     apply_growth,
     enclosing_loop,
 )
+from tritonc.passes.ttgir.software_pipeline import converted_dot
 
 _REACH = 16  # ops between the conversion and the yield
 
@@ -98,7 +103,7 @@ def _seed(ir, op) -> str | None:
     if text is None or target is None or not all(
             isinstance(parse_layout(t), BlockedLayout) for t in (text, target)):
         return None
-    return text if _reaches_yield(ir, op.results[0], loop) else None
+    return text if _reaches_yield(ir, op.results[0], loop) or converted_dot(owner) else None
 
 
 def carried_layouts(module) -> None:
