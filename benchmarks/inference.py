@@ -1,8 +1,9 @@
 """The inference zoo: kernels written the ways LLM-inference libraries write them
-(weight-only int8 matmuls with K x N or N x K weights, a row-scaled fp8 matmul, a SwiGLU
-matmul, a mixture-of-experts matmul over sorted token ids, rotary embeddings two ways,
-split-KV decode attention for grouped query heads, a convolution as an implicit GEMM),
-tritonc beside Triton on the same source in the same run.
+(weight-only int8 matmuls with K x N or N x K weights, GPTQ-style 4-bit weights, a
+row-scaled fp8 matmul, a SwiGLU matmul, a mixture-of-experts matmul over sorted token ids,
+rotary embeddings two ways, split-KV decode attention for grouped query heads, a
+convolution as an implicit GEMM), tritonc beside Triton on the same source in the same
+run.
 
     python3 benchmarks/inference.py [--quick] [--only NAME,...] [--out results.json]
 
@@ -56,6 +57,43 @@ def _w8a16(size, small_size, n_by_k: bool = False):
                          (m * k * 2 + k * n + m * n * 2) if decode else 2 * m * n * k)
 
     build.__name__ = f"w8a16_m{size[0]}" + ("_nk" if n_by_k else "")
+    return build
+
+
+def _w4a16(size, small_size):
+    def build(device, small):
+        m, n, k = small_size if small else size
+        decode = m <= 64
+        group = 32 if small else 128
+        bm = 16 if small or decode else 128
+        bn, bk, warps = (32, 32, 4) if small else ((64, 128, 4) if decode else (128, 64, 8))
+        a = randn((m, k), device)
+        gen = torch.Generator().manual_seed(k)
+        nibbles = torch.randint(0, 16, (k, n), generator=gen).to(device)
+        packed = (nibbles.reshape(k // 8, 8, n).to(torch.int64)
+                  << (4 * torch.arange(8, device=device)).reshape(1, 8, 1)).sum(1)
+        packed = packed.to(torch.uint32).view(torch.int32) if device != "meta" else \
+            torch.empty((k // 8, n), device=device, dtype=torch.int32)
+        scales = (torch.rand(k // group, n, device=device) * 0.02 + 0.005).to(torch.float16)
+        zeros = torch.randint(6, 10, (k // group, n), device=device).to(torch.float16)
+        c = empty((m, n), device)
+        launch = Launch("matmul_w4a16", (cdiv(m, bm) * cdiv(n, bn),),
+                        [a, packed, scales, zeros, c, m, n, k, a.stride(0), packed.stride(0),
+                         c.stride(0), scales.stride(0), group],
+                        dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, num_warps=warps,
+                             num_stages=4 if decode else 3))
+
+        def ref():
+            rows = torch.arange(k, device=device) // group
+            w = (f64(nibbles) - f64(zeros)[rows]) * f64(scales)[rows]
+            return {"c": f64(a) @ w}
+
+        return StyleCase("GPTQ-style 4-bit weights, nibbles unpacked in the loop",
+                         f"{m}x{n}x{k}", [launch], {"c": c}, ref,
+                         "GB/s" if decode else "TFLOP/s",
+                         (m * k * 2 + k * n // 2 + m * n * 2) if decode else 2 * m * n * k)
+
+    build.__name__ = f"w4a16_m{size[0]}"
     return build
 
 
@@ -228,6 +266,8 @@ CASES = [
     _w8a16((16, 8192, 8192), (13, 70, 100)),
     _w8a16((4096, 4096, 4096), (37, 45, 70), n_by_k=True),
     _w8a16((16, 8192, 8192), (13, 70, 100), n_by_k=True),
+    _w4a16((4096, 4096, 4096), (37, 45, 64)),
+    _w4a16((16, 8192, 8192), (13, 70, 64)),
     fp8_rowwise,
     swiglu,
     moe,
@@ -238,8 +278,8 @@ CASES = [
     conv2d,
 ]
 
-QUICK = {"w8a16_m4096", "w8a16_m16", "w8a16_m16_nk", "fp8_rowwise", "swiglu", "moe",
-         "rotary_halves", "rotary_interleaved", "decode_attention_8000", "conv2d"}
+QUICK = {"w8a16_m4096", "w8a16_m16", "w8a16_m16_nk", "w4a16_m16", "fp8_rowwise", "swiglu",
+         "moe", "rotary_halves", "rotary_interleaved", "decode_attention_8000", "conv2d"}
 
 
 if __name__ == "__main__":

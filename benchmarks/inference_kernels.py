@@ -1,6 +1,7 @@
 """Kernels written the ways LLM-inference libraries write them: a weight-only int8 matmul
-(dequantized in the loop), fp8 matmul with row-wise scales, a SwiGLU matmul (two
-accumulators in one loop), a mixture-of-experts matmul over sorted token ids (gathered A
+(dequantized in the loop), a GPTQ-style 4-bit weight matmul (nibbles unpacked by shifts),
+fp8 matmul with row-wise scales, a SwiGLU matmul (two accumulators in one loop), a
+mixture-of-experts matmul over sorted token ids (gathered A
 rows, B an expert's N x K weight), rotary embeddings (halves by pointer arithmetic, and
 interleaved pairs through reshape/split/join), split-KV decode attention for grouped
 query heads (tl.dot with 16 rows) and its reduction, and a 3x3 convolution as an
@@ -54,6 +55,40 @@ def matmul_w8a16(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_bk, 
     scale = tl.load(scale_ptr + offs_cn, mask=offs_cn < N, other=0.0)
     c = (acc * scale[None, :].to(tl.float32)).to(tl.float16)
     tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], c,
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+# -- 4-bit weights, GPTQ-style: eight nibbles along K packed in an int32, a scale and zero
+# point per group of K rows and output column ----------------------------------------------
+
+
+@triton.jit
+def matmul_w4a16(a_ptr, b_ptr, scales_ptr, zeros_ptr, c_ptr, M, N, K, stride_am, stride_bk,
+                 stride_cm, stride_g, group_size, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    """K a multiple of BLOCK_K, and BLOCK_K of 8 and within one group."""
+    pid_m, pid_n = _tile_of(tl.program_id(0), M, N, BLOCK_M, BLOCK_N, GROUP_M)
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + (offs_k[:, None] // 8) * stride_bk + offs_bn[None, :]
+    shifter = (offs_k % 8) * 4
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K // BLOCK_K):
+        g = k * BLOCK_K // group_size
+        scales = tl.load(scales_ptr + g * stride_g + offs_bn)
+        zeros = tl.load(zeros_ptr + g * stride_g + offs_bn)
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        b = (b >> shifter[:, None]) & 0xF
+        b = (b.to(tl.float16) - zeros[None, :]) * scales[None, :]
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_K
+        b_ptrs += (BLOCK_K // 8) * stride_bk
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], acc.to(tl.float16),
              mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
