@@ -294,10 +294,9 @@ class Driver:
 
     def set_max_dynamic_shared(self, function: int, nbytes: int) -> None:
         """Opt a kernel in to `nbytes` of dynamic shared memory (needed above 48 KB), and
-        ask for the SM's largest shared-memory carveout whenever it runs: without the hint
-        the driver may keep the carveout a kernel run before it left, too small for as
-        many blocks of this one per SM as the SM holds (Triton's loader asks the same,
-        through the cache config)."""
+        prefer the SM's largest shared-memory carveout for it (the driver's choice is
+        only a preference otherwise), so that as many of its blocks fit an SM as its
+        shared memory allows; Triton's loader states the same preference."""
         for attribute, value in ((_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES, nbytes),
                                  (_FUNC_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)):
             self._check(self.lib.cuFuncSetAttribute(function, attribute, value),
