@@ -15,22 +15,15 @@ After:
     %s = "tt.reduce"(%x) {axis = 1} : (...) -> tensor<64xf32, #ttg.slice<1, #b>>
     %e = "tt.expand_dims"(%s) {axis = 1} : (...) -> tensor<64x1xf32, #b>
     %r = "tt.broadcast"(%e) : (tensor<64x1xf32, #b>) -> tensor<64x256xf32, #b>
-with #b0 and #b1 the default blocked layouts of their shapes. In modules with a `tt.dot`,
-whose results propagate-mma lays out, only broadcasts in a loop onto a tile on its way to
-a dot operand are taken (scales and zero points of weights dequantized in the loop:
-`tests/filecheck/slice-layouts-dot-operand.mlir`).
+with #b0 and #b1 the default blocked layouts of their shapes. Modules with
+a `tt.dot` are left to propagate-mma.
 """
 
 from __future__ import annotations
 
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, SliceLayout, parse_layout
-from tritonc.passes.ttgir.propagate_mma import (
-    _is_elementwise,
-    _remade,
-    apply_growth,
-    enclosing_loop,
-)
+from tritonc.passes.ttgir.propagate_mma import _is_elementwise, _remade, apply_growth
 
 
 def _slice_reductions(ir, module) -> None:
@@ -190,32 +183,14 @@ def _broadcast_chain(ir, value, text: str, want: dict, loads: dict) -> bool:
         if isinstance(v.type, ir.RankedTensorType))
 
 
-def _meets_dot_operand(ir, value, depth: int = 8) -> bool:
-    """Whether `value` reaches a `tt.dot` operand through elementwise ops alone (a scale or
-    zero point broadcast onto weights dequantized in a loop)."""
-    for use in value.uses:
-        user = use.owner
-        if user.name == "tt.dot" and use.operand_number < 2:
-            return True
-        if depth and _is_elementwise(ir, user) and len(user.results) == 1 and \
-                _meets_dot_operand(ir, user.results[0], depth - 1):
-            return True
-    return False
-
-
-def _broadcast_sources(ir, module, dot_operands_only: bool) -> None:
+def _broadcast_sources(ir, module) -> None:
     """The operand of a broadcast is computed in the broadcast's own layout (a row index
     `idx[:, None] * D` meeting a tile whose lanes run along the rows' other dimension),
     back through elementwise ops, expand_dims and loads: the broadcast then repeats
     registers instead of moving its operand through shared memory. A chain is taken when
-    every value on it is used only on the chains taken. With `dot_operands_only` (a
-    module with dots, whose results propagate-mma lays out), only broadcasts in a loop
-    onto a tile on its way to a dot operand are taken."""
+    every value on it is used only on the chains taken."""
     chains, want = [], {}
     for op in ops_named(module, "tt.broadcast"):
-        if dot_operands_only and (enclosing_loop(op) is None or
-                                  not _meets_dot_operand(ir, op.results[0])):
-            continue
         text = str(ir.RankedTensorType(op.results[0].type).encoding)
         source = op.operands[0]
         if not isinstance(parse_layout(text), BlockedLayout) or \
@@ -240,7 +215,6 @@ def _broadcast_sources(ir, module, dot_operands_only: bool) -> None:
     if chains:
         apply_growth(ir, module, {v: t for _, trial, _ in chains for v, t in trial.items()})
         _convert_load_operands(ir, {ld: t for _, _, loads in chains for ld, t in loads.items()})
-        _broadcast_in_place(ir, module)
 
 
 def _convert_load_operands(ir, loads_of: dict) -> None:
@@ -263,9 +237,8 @@ def slice_layouts(module) -> None:
     from mlir import ir
 
     with module.context, ir.Location.unknown():
-        dots = bool(ops_named(module, "tt.dot"))
-        _broadcast_sources(ir, module, dot_operands_only=dots)
-        if dots:
+        if ops_named(module, "tt.dot"):
             return
+        _broadcast_sources(ir, module)
         _slice_reductions(ir, module)
         _slice_expanded_loads(ir, module)
