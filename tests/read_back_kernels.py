@@ -13,14 +13,19 @@ import tritonc.language as tl
 @triton.jit
 def dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
                    stride_bn, stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   BLOCK_K: tl.constexpr, SCALE_IN_LOOP: tl.constexpr):
+                   BLOCK_K: tl.constexpr, SCALE_IN_LOOP: tl.constexpr,
+                   WRAP: tl.constexpr = False):
     """C = (A in fp16) @ (B int8 in fp16 * scale per column); A fp16 or fp32. The weights
-    are scaled in the loop (in fp16, before the dot) or the product after it."""
+    are scaled in the loop (in fp16, before the dot) or the product after it. With WRAP
+    the tiles' rows and columns are taken `% M` and `% N`, as the matmul tutorial writes
+    its offsets."""
     offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
-    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    rows = offs_m % M if WRAP else offs_m
+    cols = offs_n % N if WRAP else offs_n
+    a_ptrs = a_ptr + rows[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + cols[None, :] * stride_bn
     scale = tl.load(scale_ptr + offs_n, mask=offs_n < N, other=0.0)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):

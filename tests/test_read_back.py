@@ -25,14 +25,14 @@ def _signature(a_dtype: str) -> dict:
 
 
 def _compile(arch: int, tile, a_dtype: str = "fp16", b_col: bool = False,
-             scale_in_loop: bool = True):
+             scale_in_loop: bool = True, wrap: bool = False):
     """The kernel as a launch on contiguous operands specializes it: unit strides are
     constants, the others and the sizes multiples of 16."""
     bm, bn, bk, warps, stages = tile
     unit = {"stride_ak": 1, "stride_bk" if b_col else "stride_bn": 1}
     sig = {name: ty for name, ty in _signature(a_dtype).items() if name not in unit}
     constexprs = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "SCALE_IN_LOOP": scale_in_loop,
-                  **unit}
+                  "WRAP": wrap, **unit}
     divisible = {"a_ptr", "b_ptr", "scale_ptr", "c_ptr", "stride_am", "stride_cm", "K", "N",
                  "stride_bn" if b_col else "stride_bk"}
     return tritonc.compile(dequant_matmul, sig, constexprs, target=f"cuda:{arch}",
@@ -46,13 +46,14 @@ def _loop(ttgir: str) -> str:
 @pytest.mark.parametrize("arch", [90, 80])
 @pytest.mark.parametrize("tile", TILES)
 @pytest.mark.parametrize("a_dtype", ["fp16", "fp32"])
-@pytest.mark.parametrize("b_col", [False, True])
-def test_converted_tiles_stream_through_the_ring(arch, tile, a_dtype, b_col):
+@pytest.mark.parametrize("b_col,wrap", [(False, False), (True, False), (True, True)])
+def test_converted_tiles_stream_through_the_ring(arch, tile, a_dtype, b_col, wrap):
     """Both tiles join the ring; those converted before the dot (the int8 B, an fp32 A;
     an fp16 A's `.to(tl.float16)` is no op) are read back into registers. A column-major
-    int8 B loads through pointers the loop advances in the load's layout (carried-layouts),
-    so the ring evaluates them ahead as it does a row-major B's."""
-    kernel = _compile(arch, tile, a_dtype, b_col)
+    int8 B loads down its columns (also behind offsets wrapped `% N`: coalesce) through
+    pointers the loop advances in the load's layout (carried-layouts), so the ring
+    evaluates them ahead as it does a row-major B's."""
+    kernel = _compile(arch, tile, a_dtype, b_col, wrap=wrap)
     ptx = kernel.asm["ptx"]
     loop = _loop(kernel.asm["ttgir"])
     tiles = [line for line in loop.splitlines() if '"tt.load"' in line]
@@ -106,24 +107,25 @@ def _reference(a, b, scale, scale_in_loop: bool):
     return (a.to(torch.float16).double() @ b.double()) * scale.double()
 
 
-def _launch(a, b, scale, c, tile, scale_in_loop, **options):
+def _launch(a, b, scale, c, tile, scale_in_loop, wrap=False, **options):
     m, k = a.shape
     n = b.shape[1]
     bm, bn, bk, warps, stages = tile
     grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
     dequant_matmul[grid](a, b, scale, c, m, n, k, *a.stride(), *b.stride(), c.stride(0),
                          BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SCALE_IN_LOOP=scale_in_loop,
-                         num_warps=warps, num_stages=stages, **options)
+                         WRAP=wrap, num_warps=warps, num_stages=stages, **options)
 
 
 @pytest.mark.parametrize("b_col", [False, True])
 @pytest.mark.parametrize("scale_in_loop", [False, True])
-def test_dequant_matmul_in_the_interpreter(b_col, scale_in_loop, monkeypatch):
+@pytest.mark.parametrize("wrap", [False, True])
+def test_dequant_matmul_in_the_interpreter(b_col, scale_in_loop, wrap, monkeypatch):
     monkeypatch.setenv("TRITONC_INTERPRET", "1")
     torch.manual_seed(3 + b_col)
     a, b, scale = _operands(21, 40, 70, torch.float32, b_col, "cpu")
     c = torch.full((21, 40), float("nan"))
-    _launch(a, b, scale, c, (16, 32, 32, 4, 3), scale_in_loop)
+    _launch(a, b, scale, c, (16, 32, 32, 4, 3), scale_in_loop, wrap)
     torch.testing.assert_close(c.double(), _reference(a, b, scale, scale_in_loop), rtol=2e-3,
                                atol=2e-2)
 
@@ -133,12 +135,12 @@ def test_dequant_matmul_in_the_interpreter(b_col, scale_in_loop, monkeypatch):
 @pytest.mark.parametrize("tile", TILES)
 @pytest.mark.parametrize("m,n,k", SIZES)
 @pytest.mark.parametrize("a_dtype", ["float16", "float32"])
-@pytest.mark.parametrize("b_col", [False, True])
+@pytest.mark.parametrize("b_col,wrap", [(False, False), (True, False), (True, True)])
 @pytest.mark.parametrize("scale_in_loop", [False, True])
-def test_dequant_matmul_on_the_gpu(arch, tile, m, n, k, a_dtype, b_col, scale_in_loop):
+def test_dequant_matmul_on_the_gpu(arch, tile, m, n, k, a_dtype, b_col, wrap, scale_in_loop):
     torch.manual_seed(m + n + arch)
     a, b, scale = _operands(m, n, k, getattr(torch, a_dtype), b_col, "cuda")
     c = torch.full((m, n), float("nan"), device="cuda")
-    _launch(a, b, scale, c, tile, scale_in_loop, arch=arch)
+    _launch(a, b, scale, c, tile, scale_in_loop, wrap, arch=arch)
     torch.testing.assert_close(c.double(), _reference(a, b, scale, scale_in_loop), rtol=2e-3,
                                atol=2e-2)
