@@ -307,6 +307,8 @@ def test_host_descriptors_take_the_hot_path(fake: Fake) -> None:
     descriptor_kernel[(2,)](odd, out, 1, descs[1], BLOCK=16)
     assert len(fake.compiled) == 3
     assert fake.last()["params"][:6] == [odd.base.data_ptr(), 64, 40, 40, 1, 0]
+    with pytest.raises(OverflowError, match="argument 'n' of descriptor_kernel"):
+        descriptor_kernel[(2,)](descs[0], out, 2**64 + 5, descs[1], BLOCK=16)
 
 
 @triton.jit(do_not_specialize=["s"])
