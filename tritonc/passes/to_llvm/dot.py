@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fp_convert import FORMATS, NATIVE, NATIVE_ARCH, decode, native_decode
-from tritonc.passes.to_llvm.fragments import b_register_fragments, register_fragments
+from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.to_llvm.tile_index import swizzled_index
@@ -88,7 +88,7 @@ def _mma(ctx: LoweringContext, op) -> list:
     if in_registers:
         fragments = register_fragments(ctx, a)
     if b_in_registers:
-        b_held = b_register_fragments(ctx, b)
+        b_held = register_fragments(ctx, b)
     if bytewise and len(staged) == 2:  # B as N rows of K: a fragment's 4 bytes adjacent
         staged_a, staged_b = stage(ctx, [a, b], transposed=(b,))
     else:

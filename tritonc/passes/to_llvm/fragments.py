@@ -8,18 +8,11 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext
 
 
-def register_fragments(ctx: LoweringContext, a) -> list[list]:
-    """The A fragments of `a` (in `#ttg.dot_op<0, mma>`), tile i then step kk: each four
-    i32 registers packing the pairs (a0, a1), (a2, a3), (a4, a5), (a6, a7)."""
-    regs = ctx.get(a)
-    return [[ctx.pack(regs[q:q + 2], ctx.i32_type()) for q in range(start, start + 8, 2)]
-            for start in range(0, len(regs), 8)]
-
-
-
-def b_register_fragments(ctx: LoweringContext, b) -> list[list]:
-    """The B fragments of `b` (in `#ttg.dot_op<1, mma>`), tile j then step kk: each two
-    i32 registers packing the pairs (b0, b1), (b2, b3)."""
-    regs = ctx.get(b)
-    return [[ctx.pack(regs[q:q + 2], ctx.i32_type()) for q in (start, start + 2)]
-            for start in range(0, len(regs), 4)]
+def register_fragments(ctx: LoweringContext, operand) -> list[list]:
+    """The fragments of `operand` (in `#ttg.dot_op<idx, mma>`), tile then step kk: for A
+    four i32 registers packing the pairs (a0, a1), (a2, a3), (a4, a5), (a6, a7); for B two
+    packing (b0, b1), (b2, b3)."""
+    regs = ctx.get(operand)
+    halves = 8 if ctx.layout(operand.type).op_idx == 0 else 4
+    return [[ctx.pack(regs[q:q + 2], ctx.i32_type()) for q in range(start, start + halves, 2)]
+            for start in range(0, len(regs), halves)]

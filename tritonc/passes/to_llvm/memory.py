@@ -17,6 +17,7 @@ from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import analysis, element_bytes
 from tritonc.passes.to_llvm.blocks import is_block_pointer, load_block, store_block
 from tritonc.passes.to_llvm.context import LoweringContext, ir, pointee_text
+from tritonc.passes.to_llvm.convert import linear_of
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.tile_index import swizzled_index
 
@@ -85,9 +86,29 @@ class ReadBack(NamedTuple):
     flipped: bool
 
 
+def _width(ctx: LoweringContext, ty, where: ReadBack) -> int:
+    """How many consecutive registers of layout `ty` one shared-memory load reads from a
+    ring buffer stored `where.vector` elements at a time: consecutive registers holding
+    consecutive elements along the stored rows, every thread's and register group's
+    first element aligned to the width (so no group crosses a stored vector)."""
+    ll = linear_of(ctx.layout(ty), tuple(ctx.shape(ty)))
+    if ll is None:
+        return 1
+    d = 0 if where.flipped else 1
+    width = min(ll.num_contiguous(ll.out_dims[d]), where.vector)
+    while width > 1:
+        skip = width.bit_length() - 1  # the register bits inside one group
+        rest = [*ll.bases("register")[skip:], *ll.bases("lane"), *ll.bases("warp")]
+        if all(b[d] % width == 0 for b in rest):
+            return width
+        width //= 2
+    return 1
+
+
 def read_back(ctx: LoweringContext, ty, where: ReadBack) -> list:
-    """The registers of a tile of type `ty` read from its ring buffer, `where.vector` at a
-    time (as the copies stored them)."""
+    """The registers of a tile of type `ty` (its load's layout, or any other a conversion
+    of it asks for) read from its ring buffer, as many at a time as `_width` allows."""
+    vector = _width(ctx, ty, where)
     elt = ctx.scalar_type(ty)
     elem = element_bytes(elt)
     rows, row_len = ctx.shape(ty)
@@ -95,18 +116,18 @@ def read_back(ctx: LoweringContext, ty, where: ReadBack) -> list:
         rows, row_len = row_len, rows
     coords = ctx.coordinates(ty)
     align = {"alignment": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                             where.vector * elem)}
+                                             vector * elem)}
     out = []
-    for start in range(0, len(coords), where.vector):
+    for start in range(0, len(coords), vector):
         row, col = coords[start][::-1] if where.flipped else coords[start]
         ptr = ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, False, elem), elt,
                            where.at)
-        if where.vector == 1:
+        if vector == 1:
             out.append(ctx.value("llvm.load", [ptr], elt, align))
             continue
-        packed = ctx.value("llvm.load", [ptr], ir.VectorType.get([where.vector], elt), align)
+        packed = ctx.value("llvm.load", [ptr], ir.VectorType.get([vector], elt), align)
         out += [ctx.value("llvm.extractelement", [packed, ctx.i32(i)], elt)
-                for i in range(where.vector)]
+                for i in range(vector)]
     return out
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
-from tritonc.passes.to_llvm.convert import REMAT_DEPTH, linear_of, lower_by_plan
+from tritonc.passes.to_llvm.convert import REMAT_DEPTH, lower_by_plan
 from tritonc.passes.to_llvm.lowering import lowering
-from tritonc.passes.to_llvm.memory import ReadBack, read_back
+from tritonc.passes.to_llvm.memory import read_back
 from tritonc.passes.ttgir.layouts import BlockedLayout
 
 CoordMap = Callable[[LoweringContext, list], list]
@@ -385,32 +385,11 @@ def lower_expand_dims(ctx: LoweringContext, op) -> list:
     return _reshape_like(ctx, op)
 
 
-def _read_back_width(ctx: LoweringContext, ty, where: ReadBack) -> int:
-    """How many consecutive registers of layout `ty` one shared-memory load can read from
-    a ring buffer stored `where.vector` elements at a time: consecutive registers holding
-    consecutive elements along the stored rows, every thread's and register group's
-    first element aligned to the width (so no group crosses a stored vector)."""
-    ll = linear_of(ctx.layout(ty), tuple(ctx.shape(ty)))
-    if ll is None:
-        return 1
-    d = 0 if where.flipped else 1
-    width = min(ll.num_contiguous(ll.out_dims[d]), where.vector)
-    while width > 1:
-        skip = width.bit_length() - 1  # the register bits inside one group
-        rest = [*ll.bases("register")[skip:], *ll.bases("lane"), *ll.bases("warp")]
-        if all(b[d] % width == 0 for b in rest):
-            return width
-        width //= 2
-    return 1
-
-
 @lowering("ttg.convert_layout")
 def lower_convert_layout(ctx: LoweringContext, op) -> list:
     src, result = op.operands[0], op.results[0]
     if src in ctx.read_back:  # a tile in a ring buffer, read straight into this layout
-        where = ctx.read_back[src]
-        return [read_back(ctx, result.type,
-                          where._replace(vector=_read_back_width(ctx, result.type, where)))]
+        return [read_back(ctx, result.type, ctx.read_back[src])]
     regs = lower_by_plan(ctx, src, result.type)
     if regs is None:
         regs = _gather_local(ctx, src, result.type, lambda c: c)

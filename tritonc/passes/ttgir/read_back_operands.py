@@ -28,26 +28,19 @@ from tritonc.passes.to_llvm.context import LoweringContext
 from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.propagate_mma import _ops, _remade, apply_growth
-from tritonc.passes.ttgir.software_pipeline import READ_BACK, converted_dot
+from tritonc.passes.ttgir.software_pipeline import READ_BACK, converted_chain
 
 _HALVES = ("f16", "bf16")
 
 
-def _chain(ir, load) -> list | None:
-    """The values from `load`'s first conversion to the dot operand, when every other
-    tensor the conversions read is a constant (made again in any layout)."""
-    values, value = [], load.results[0]
-    while True:
-        use = next(iter(value.uses))
-        user = use.owner
-        if user.name == "tt.dot":
-            return values
-        others = [v for v in user.operands if v != value
-                  and isinstance(v.type, ir.RankedTensorType)]
-        if not all(_remade(ir, v) for v in others):
-            return None
-        value = user.results[0]
-        values.append(value)
+def _constants_besides(ir, load, chain: list) -> bool:
+    """Whether the conversions along `chain` (`converted_chain`) read no other tensor than
+    constants (made again in any layout)."""
+    for before, value in zip([load.results[0], *chain], chain):
+        if not all(_remade(ir, v) for v in value.owner.operands
+                   if v != before and isinstance(v.type, ir.RankedTensorType)):
+            return False
+    return True
 
 
 def read_back_operands(module) -> None:
@@ -64,17 +57,16 @@ def read_back_operands(module) -> None:
         for op in _ops(ir, module):
             if op.name != "tt.load" or READ_BACK not in op.attributes:
                 continue
-            found = converted_dot(op)
+            found = converted_chain(op)
             if found is None:
                 continue
-            dot, index = found
+            dot, index, chain = found
             layout = ctx.layout(dot.results[0].type)
             operand = dot.operands[index]
             if not isinstance(layout, MmaLayout) or warpgroup_dot(ctx, dot) or \
                     str(ir.RankedTensorType(operand.type).element_type) not in _HALVES:
                 continue
-            chain = _chain(ir, op)
-            if chain:
+            if _constants_besides(ir, op, chain):
                 text = DotOperandLayout(index, layout).attr_text()
                 want.update({v: text for v in chain})
         if want:

@@ -318,28 +318,36 @@ def dot_uses(load) -> list | None:
     return found or None
 
 
-def converted_dot(load) -> tuple | None:
-    """(dot, operand number: 0 for A, 1 for B) when `load`'s tile reaches an operand of a
-    dot only through elementwise ops and layout conversions of its shape, each the one
-    user of the one before (a weight dequantized: `tl.dot(a, w.to(tl.float16) * scale)`);
-    else None."""
+def converted_chain(load) -> tuple | None:
+    """(dot, operand number: 0 for A, 1 for B, the values from the first conversion to the
+    operand) when `load`'s tile reaches an operand of a dot only through elementwise ops
+    and layout conversions of its shape, each the one user of the one before (a weight
+    dequantized: `tl.dot(a, w.to(tl.float16) * scale)`); else None."""
     value = load.results[0]
     if not isinstance(value.type, ir.RankedTensorType):
         return None
     shape = ir.RankedTensorType(value.type).shape
+    chain = []
     for _ in range(_CHAIN):
         uses = list(value.uses)
         if len(uses) != 1:
             return None
         user, number = uses[0].owner, uses[0].operand_number
         if user.name == "tt.dot":
-            return (user, number) if number <= 1 and value != load.results[0] else None
+            return (user, number, chain) if number <= 1 and chain else None
         if len(user.results) != 1 or not user.name.startswith(_CONVERSIONS) or \
                 not isinstance(user.results[0].type, ir.RankedTensorType) or \
                 ir.RankedTensorType(user.results[0].type).shape != shape:
             return None
         value = user.results[0]
+        chain.append(value)
     return None
+
+
+def converted_dot(load) -> tuple | None:
+    """(dot, operand number) of `converted_chain`."""
+    found = converted_chain(load)
+    return found[:2] if found is not None else None
 
 
 def ring_readers(load) -> list:
