@@ -82,6 +82,22 @@ def test_dot_operand_copies_over_warps_along_n():
     assert all(len(w) == 2 for w in held.values()) and len(held) == 64 * 32
 
 
+@pytest.mark.parametrize("op_idx, shape", [(1, (1, 64)), (0, (64, 1))])
+def test_dot_operand_broadcast_of_one_step_holds_each_thread_its_full_tile_elements(op_idx,
+                                                                                  shape):
+    """A row of B (K of 1: scales broadcast down K) or a column of A: every thread holds
+    the elements of the full operand tile it holds, each one at least once."""
+    layout, full = DotOperandLayout(op_idx, MmaLayout((1, 4) if op_idx else (4, 1))), \
+        (16, 64) if op_idx else (64, 16)
+    small, big = placements(layout, shape, 4), placements(layout, full, 4)
+    for warp, lane in itertools.product(range(4), range(32)):
+        mine = {c for (w, l, _), c in small.items() if (w, l) == (warp, lane)}
+        want = {tuple(x % s for x, s in zip(c, shape))
+                for (w, l, _), c in big.items() if (w, l) == (warp, lane)}
+        assert mine == want and mine
+    assert {c for c in small.values()} == set(itertools.product(*map(range, shape)))
+
+
 @pytest.mark.parametrize("parent, shape, warps", [
     (MmaLayout((8, 1)), (128, 64), 8), (MmaLayout((2, 2)), (64, 64), 4),
     (BlockedLayout.default((128, 64), 8), (128, 64), 8)])

@@ -219,5 +219,125 @@ BLOCK_PTR_MATMUL_BT_RAGGED = kernel(
     uses_dot=True, make_case=_bt_case(83), reference=_bt_ref,
 )
 
+@triton.jit
+def dequant_nibbles_dot(a_ptr, w_ptr, scales_ptr, zeros_ptr, c_ptr, M, N, K,
+                        GROUP: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                        BLOCK_K: tl.constexpr):
+    """C = A @ W, W's 4-bit values packed eight down K into each int32 (K/8 x N words),
+    unpacked in the loop with each column's scale and zero point of the group: the
+    scales and zero points are rows of fewer elements than the CTA has threads."""
+    offs_m = tl.program_id(1) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * K + offs_k[None, :]
+    w_ptrs = w_ptr + (offs_k[:, None] // 8) * N + offs_n[None, :]
+    shift = (offs_k % 8) * 4
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K // BLOCK_K):
+        g = k * BLOCK_K // GROUP
+        scale = tl.load(scales_ptr + g * N + offs_n, mask=offs_n < N, other=0.0)
+        zero = tl.load(zeros_ptr + g * N + offs_n, mask=offs_n < N, other=0.0)
+        a = tl.load(a_ptrs, mask=offs_m[:, None] < M, other=0.0)
+        w = tl.load(w_ptrs, mask=offs_n[None, :] < N, other=0)
+        w = (w >> shift[:, None]) & 0xF
+        acc += tl.dot(a, (w.to(tl.float16) - zero[None, :]) * scale[None, :])
+        a_ptrs += BLOCK_K
+        w_ptrs += (BLOCK_K // 8) * N
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+_NIB_M, _NIB_N, _NIB_K, _NIB_GROUP = 13, 70, 128, 32
+
+
+def _nibbles_case(rng):
+    nibbles = rng.integers(0, 16, (_NIB_K, _NIB_N))
+    words = (nibbles.reshape(_NIB_K // 8, 8, _NIB_N) << (4 * np.arange(8))[None, :, None]).sum(1)
+    groups = _NIB_K // _NIB_GROUP
+    return Case({"a_ptr": rng.standard_normal((_NIB_M, _NIB_K)).astype(np.float16),
+                 "w_ptr": words.astype(np.uint32).view(np.int32),
+                 "scales_ptr": (rng.random((groups, _NIB_N)) * 0.05 + 0.01).astype(np.float16),
+                 "zeros_ptr": rng.integers(6, 10, (groups, _NIB_N)).astype(np.float16),
+                 "c_ptr": np.full((_NIB_M, _NIB_N), np.nan, np.float32),
+                 "M": _NIB_M, "N": _NIB_N, "K": _NIB_K},
+                (-(-_NIB_N // 32), 1), ("c_ptr",), rtol=1e-2, atol=1e-2)
+
+
+def _nibbles_ref(args):
+    words = args["w_ptr"].view(np.uint32).astype(np.int64)
+    nibbles = (words[:, None, :] >> (4 * np.arange(8))[None, :, None]) & 0xF
+    rows = np.arange(_NIB_K) // _NIB_GROUP
+    w = (nibbles.reshape(_NIB_K, _NIB_N) - args["zeros_ptr"].astype(np.float64)[rows]) * \
+        args["scales_ptr"].astype(np.float64)[rows]
+    return {"c_ptr": args["a_ptr"].astype(np.float64) @ w}
+
+
+DEQUANT_NIBBLES_DOT = kernel(
+    dequant_nibbles_dot,
+    {"a_ptr": "*fp16", "w_ptr": "*i32", "scales_ptr": "*fp16", "zeros_ptr": "*fp16",
+     "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32"},
+    {"GROUP": _NIB_GROUP, "BLOCK_M": 16, "BLOCK_N": 32, "BLOCK_K": 32},
+    """
+    CHECK: scf.for
+    CHECK: arith.shrsi
+    CHECK: "tt.dot"
+    """,
+    uses_dot=True, divisible_by_16=frozenset({"a_ptr", "w_ptr", "scales_ptr", "zeros_ptr",
+                                              "c_ptr", "K"}),
+    make_case=_nibbles_case, reference=_nibbles_ref,
+)
+
+
+@triton.jit
+def dot_minus_key_stats(q_ptr, k_ptr, stat_ptr, out_ptr, M, N, D: tl.constexpr,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """out[m] = sum over keys n of exp2(q_m . k_n - stat[n]), a block of keys an iteration
+    (attention backward's scores less each key's log-sum-exp): each iteration's statistics
+    are a row of fewer elements than the CTA has threads, met by the dot's result."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, D)
+    q = tl.load(q_ptr + offs_m[:, None] * D + offs_d[None, :], mask=offs_m[:, None] < M,
+                other=0.0)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for start in range(0, N, BLOCK_N):
+        offs_n = start + tl.arange(0, BLOCK_N)
+        kt = tl.load(k_ptr + offs_n[None, :] * D + offs_d[:, None], mask=offs_n[None, :] < N,
+                     other=0.0)
+        stat = tl.load(stat_ptr + offs_n, mask=offs_n < N, other=float("inf"))
+        acc += tl.math.exp2(tl.dot(q, kt) - stat[None, :])
+    tl.store(out_ptr + offs_m, tl.sum(acc, axis=1), mask=offs_m < M)
+
+
+_STAT_M, _STAT_N, _STAT_D = 50, 83, 32
+
+
+def _stats_case(rng):
+    return Case({"q_ptr": (rng.standard_normal((_STAT_M, _STAT_D)) * 0.3).astype(np.float16),
+                 "k_ptr": (rng.standard_normal((_STAT_N, _STAT_D)) * 0.3).astype(np.float16),
+                 "stat_ptr": rng.standard_normal(_STAT_N).astype(np.float32),
+                 "out_ptr": np.full(_STAT_M, np.nan, np.float32),
+                 "M": _STAT_M, "N": _STAT_N}, (-(-_STAT_M // 32),), ("out_ptr",),
+                rtol=1e-2, atol=1e-3)
+
+
+def _stats_ref(args):
+    s = args["q_ptr"].astype(np.float64) @ args["k_ptr"].astype(np.float64).T
+    return {"out_ptr": np.exp2(s - args["stat_ptr"].astype(np.float64)[None, :]).sum(1)}
+
+
+DOT_MINUS_KEY_STATS = kernel(
+    dot_minus_key_stats,
+    {"q_ptr": "*fp16", "k_ptr": "*fp16", "stat_ptr": "*fp32", "out_ptr": "*fp32", "M": "i32",
+     "N": "i32"},
+    {"D": _STAT_D, "BLOCK_M": 32, "BLOCK_N": 16},
+    """
+    CHECK: scf.for
+    CHECK: "tt.dot"
+    CHECK: math.exp2
+    """,
+    uses_dot=True, divisible_by_16=frozenset({"q_ptr", "k_ptr", "stat_ptr", "out_ptr"}),
+    make_case=_stats_case, reference=_stats_ref,
+)
+
 KERNELS = [DOT_ROW_SOFTMAX, DOT_BIAS_RELU_COLSUM, DOT_CHAIN, BLOCK_PTR_MATMUL_BT,
-           BLOCK_PTR_MATMUL_BT_RAGGED]
+           BLOCK_PTR_MATMUL_BT_RAGGED, DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS]

@@ -20,6 +20,7 @@ imported when it is first run.
     hoist-tensormaps       descriptors made from kernel arguments get launch-encoded maps
     software-pipeline      loops feeding dots: ring depth, pipelined loads, dot in flight
     read-back-operands     tiles read back from the ring go straight into mma.sync operands
+    rematerialize-loads    a small tensor converted after its load is loaded in that layout
     convert-ttgir-to-llvm  TTGIR -> a gpu.module of per-thread llvm/nvvm/arith/scf code
     cleanup                CSE and DCE of pure tt/ttg ops, then canonicalize and cse
     loop-unroll            loops of `tl.range(loop_unroll_factor=k)` unrolled k times (TTIR)
@@ -124,6 +125,8 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
              "software_pipeline"),
     PassInfo("read-back-operands", "tritonc.passes.ttgir.read_back_operands",
              "read_back_operands"),
+    PassInfo("rematerialize-loads", "tritonc.passes.ttgir.rematerialize_loads",
+             "rematerialize_loads"),
     PassInfo("convert-ttgir-to-llvm", _SELF, "convert_ttgir_to_llvm_pass", (),
              "tritonc.passes.to_llvm.lowering"),
     PassInfo("cleanup", "tritonc.passes.ttgir.cleanup", "cleanup", ("upstream",)),

@@ -30,7 +30,9 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            software-pipeline (the loops whose dot tiles stream through a cp.async ring:
            its depth and buffers, the loads it takes, the wgmma left in flight; else the
            tiles prefetched into registers), read-back-operands (a tile read back from the
-           ring for an mma.sync dot goes straight into the operand's registers)
+           ring for an mma.sync dot goes straight into the operand's registers),
+           rematerialize-loads (a tensor of fewer elements than threads, loaded and
+           converted, is loaded in the converted layout)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
            conversions to the LLVM dialect, the `contract` flag on float arithmetic when
            `enable_fp_fusion`, gpu-module-to-binary and O3 (llvm_to_ptx.py): LLVM IR
@@ -92,6 +94,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         *(("hoist-tensormaps",) if options.launch_tensormaps else ()),
         "software-pipeline",
         "read-back-operands",
+        "rematerialize-loads",
     )
 
 

@@ -75,7 +75,7 @@ class LoweringContext:
         self.read_back: dict = {}  # pipelined load result read into registers -> ReadBack
         self.resident_base = None  # i32 constant: after the rest, operands staged before loops
         self.resident_bytes = 0
-        self.resident: dict = {}  # value -> (its offset there, the block it was stored in)
+        self.resident: dict = {}  # value -> Resident
         self.smem_k_major: set = set()  # pipelined B tiles stored one column per row
         self.prefetched: set = set()  # loads whose registers a prefetching loop carries
         self.pipelining = 0  # depth of pipelined loops being lowered

@@ -47,6 +47,8 @@ and the bytes beyond 128 in further column blocks of 128 bytes. So for
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.fragments import register_fragments
@@ -232,11 +234,23 @@ def _operands_in_smem(ctx: LoweringContext, a, b) -> tuple:
     return a_at, b_at, b_k_major, a_m_major
 
 
+class Resident(NamedTuple):
+    """An operand stored before a loop: its address, the block it was stored in, and its
+    bytes from `ctx.resident_base`."""
+
+    address: Any
+    block: Any
+    offset: int
+    size: int
+
+
 def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     """Store once, before `loop`, the A operands of its wgmma dots that it does not compute
     (mma-layouts left them in their own layout) in a region of shared memory of their own
     (`ctx.resident_base`), which the dots then read. A later loop in the same block reads
-    what an earlier one stored (causal attention's two loops over the same queries).
+    what an earlier one stored (causal attention's two loops over the same queries), and
+    takes over the bytes of what nothing from it on reads (attention backward's keys and
+    values, then its queries).
 
     Before (TTGIR):
         %q = tt.load ... : tensor<128x64xf16, #blocked>
@@ -254,20 +268,38 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
         if defining_block(a) == block or a in values or \
                 not isinstance(ctx.layout(a.type), BlockedLayout):
             continue
-        if a in ctx.resident and ctx.resident[a][1] == here:  # stored before a loop beside
-            ctx.smem_operands[a] = ctx.resident[a][0]
+        if a in ctx.resident and ctx.resident[a].block == here:  # stored before a loop beside
+            ctx.smem_operands[a] = ctx.resident[a].address
             continue
         values.append(a)
     if not values:
         return
+    ctx.resident = {v: r for v, r in ctx.resident.items()
+                    if r.block != here or _read_from(v, loop)}
+    end = max((r.offset + r.size for r in ctx.resident.values()), default=0)
     ctx.barrier()
     for a in values:
-        at = ctx.binop("arith.addi", ctx.resident_base, ctx.i32(ctx.resident_bytes))
-        ctx.resident_bytes += _stage(ctx, a, False, at)
+        at = ctx.binop("arith.addi", ctx.resident_base, ctx.i32(end))
+        size = _stage(ctx, a, False, at)
         ctx.smem_operands[a] = at
-        ctx.resident[a] = (at, here)
+        ctx.resident[a] = Resident(at, here, end, size)
+        end += size
+    ctx.resident_bytes = max(ctx.resident_bytes, end)
     _asm(ctx, "fence.proxy.async.shared::cta;", [], [])
     ctx.barrier()
+
+
+def _read_from(value, loop) -> bool:
+    """Whether an op at or after `loop` in its block (or outside the block) reads `value`."""
+    ops = [op.operation for op in loop.operation.block.operations]
+    start = ops.index(loop.operation)
+    for use in value.uses:
+        user = use.owner.operation
+        while user is not None and user.block != loop.operation.block:
+            user = user.parent.operation if user.parent is not None else None
+        if user is None or ops.index(user) >= start:
+            return True
+    return False
 
 
 def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:

@@ -369,14 +369,15 @@ class DotOperandLayout:
 
     def register_offsets(self, shape: tuple[int, ...]) -> list[tuple[int, ...]]:
         """A: tile i (the parent's `row_step` apart), then step kk, then a0..a7. B: tile j,
-        then step kk, then b0..b3."""
+        then step kk, then b0..b3. Along a K shorter than one step (a row of scales
+        broadcast down K) the step's registers hold copies."""
         if self.op_idx == 1:
             return [(16 * kk + r, 8 * j) for j in range(self._columns(shape) // 8)
-                    for kk in range(shape[0] // 16) for r in self._B_ROWS]
+                    for kk in range(max(1, shape[0] // 16)) for r in self._B_ROWS]
         rows = self.parent.warp_block(shape)[0]
         step = self.parent.row_step
         return [(step * i + r, 16 * kk + c) for i in range(max(1, rows // 16))
-                for kk in range(shape[1] // 16) for r, c in self._PAIRS]
+                for kk in range(max(1, shape[1] // 16)) for r, c in self._PAIRS]
 
     def num_registers(self, shape: tuple[int, ...]) -> int:
         return len(self.register_offsets(shape))

@@ -116,10 +116,13 @@ def _view_layout(ir, op, text: str, forward: bool) -> LinearEncoding | None:
 
 
 class Growth:
-    """The values that take a new layout, grown from seeds along the rules above."""
+    """The values that take a new layout, grown from seeds along the rules above; the
+    results of `loads` may take one too (loaded again in it: their pointers, masks and
+    other values follow)."""
 
-    def __init__(self, ir) -> None:
+    def __init__(self, ir, loads: frozenset = frozenset()) -> None:
         self.ir = ir
+        self.loads = loads
         self.want: dict = {}
         self.work: list = []
 
@@ -127,7 +130,7 @@ class Growth:
         ir = self.ir
         if not isinstance(value.type, ir.RankedTensorType) or _remade(ir, value):
             return
-        if value in self.want or not _retypable(ir, value):
+        if value in self.want or not (_retypable(ir, value) or value in self.loads):
             return
         owner = value.owner
         if not isinstance(owner, ir.Block):
@@ -138,11 +141,14 @@ class Growth:
         self.want[value] = text
         self.work.append(value)
 
-    def grow(self) -> dict:
+    def grow(self, forward: bool = True) -> dict:
+        """The values grown from the seeds: along both directions, or with `forward`
+        False only back through what the seeds are made from."""
         while self.work:
             value = self.work.pop()
             text = self.want[value]
-            self._forward(value, text)
+            if forward:
+                self._forward(value, text)
             self._backward(value, text)
         return self.want
 
@@ -196,6 +202,9 @@ class Growth:
         if _is_elementwise(ir, owner):
             for v in [*owner.operands, *owner.results]:
                 self.assign(v, text)
+        elif owner.name == "tt.load":
+            for v in owner.operands:
+                self.assign(v, text)
         elif owner.name in VIEW_OPS:
             self._view(owner, text, forward=False)
         elif owner.name == "scf.for":
@@ -236,7 +245,7 @@ def _expected_operands(ir, op, old_types: dict) -> list:
         return [None] * 3 + [a.type for a in args]
     results = list(op.results)
     changed = any(r in old_types for r in results)
-    if changed and (_is_elementwise(ir, op) or op.name == "tt.addptr"):
+    if changed and (_is_elementwise(ir, op) or op.name in ("tt.addptr", "tt.load")):
         text = str(ir.RankedTensorType(results[0].type).encoding)
         return [_with_encoding(ir, v.type, text) if isinstance(v.type, ir.RankedTensorType)
                 else None for v in operands]

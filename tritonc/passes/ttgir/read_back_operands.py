@@ -4,11 +4,15 @@ the registers the dot takes.
 In: TTGIR after software-pipeline, whose `ttg.read_back` loads (tiles converted on their
 way to a dot: int8 weights to fp16) are read from their ring buffer into the load's
 blocked layout, converted, and staged through shared memory again for the dot. Out: where
-the dot is an mma.sync and the conversions between the load and it take no other tensor
-than constants, they compute in the dot operand's layout (`#ttg.dot_op<idx, mma>`) and
-the tile is converted to it right after the load; the lowering reads that conversion
-from the ring buffer directly (`memory.read_back`), so the tile leaves shared memory once,
-into the registers mma.sync reads, and the dot stages nothing.
+the dot is an mma.sync, the conversions between the load and it compute in the dot
+operand's layout (`#ttg.dot_op<idx, mma>`) and the tile is converted to it right after
+the load; the lowering reads that conversion from the ring buffer directly
+(`memory.read_back`), so the tile leaves shared memory once, into the registers mma.sync
+reads, and the dot stages nothing. What the conversions read besides the tile follows
+back to where it is made (propagate-mma's `Growth`, backward only): constants and
+ranges are made again in that layout, broadcasts and expand_dims take it, and a loaded
+row of scales gets one conversion to its slice (which rematerialize-loads folds into the
+load when the row is small).
 
 Before (decode: 16 x 128 fp16 activations, 128 x 64 int8 weights, 4 warps, sm_90):
     %w = "tt.load"(...) {ttg.pipelined, ttg.read_back} : (...) -> tensor<128x64xi8, #blocked>
@@ -27,20 +31,10 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext
 from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.propagate_mma import _ops, _remade, apply_growth
+from tritonc.passes.ttgir.propagate_mma import Growth, _ops, apply_growth
 from tritonc.passes.ttgir.software_pipeline import READ_BACK, converted_chain
 
 _HALVES = ("f16", "bf16")
-
-
-def _constants_besides(ir, load, chain: list) -> bool:
-    """Whether the conversions along `chain` (`converted_chain`) read no other tensor than
-    constants (made again in any layout)."""
-    for before, value in zip([load.results[0], *chain], chain):
-        if not all(_remade(ir, v) for v in value.owner.operands
-                   if v != before and isinstance(v.type, ir.RankedTensorType)):
-            return False
-    return True
 
 
 def read_back_operands(module) -> None:
@@ -66,8 +60,9 @@ def read_back_operands(module) -> None:
             if not isinstance(layout, MmaLayout) or warpgroup_dot(ctx, dot) or \
                     str(ir.RankedTensorType(operand.type).element_type) not in _HALVES:
                 continue
-            if _constants_besides(ir, op, chain):
-                text = DotOperandLayout(index, layout).attr_text()
-                want.update({v: text for v in chain})
+            growth = Growth(ir)
+            for value in chain:
+                growth.assign(value, DotOperandLayout(index, layout).attr_text())
+            want.update(growth.grow(forward=False))
         if want:
             apply_growth(ir, module, want)

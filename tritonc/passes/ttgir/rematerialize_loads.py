@@ -1,0 +1,96 @@
+"""rematerialize-loads: a small tensor loaded in one layout and converted to another is
+loaded in the other.
+
+In: TTGIR after the layout passes, where a tensor of fewer elements than the CTA has
+threads (a row of scales, a block of log-sum-exps) is loaded in the layout coalesce gave
+it and converted, inside a loop, to the layout its user computes in: every iteration a
+trip through shared memory between two barriers. Out: the load itself takes the
+converted layout (its pointers, mask and other value follow, made again from their
+ranges and splats), and the conversion goes. Threads that hold the same element load it
+each; with fewer elements than threads the extra loads hit the same cache lines.
+
+Only loads of pointer tensors, not in a ring (`ttg.pipelined`), whose every user is a
+conversion to the same layout; and only where nothing else in a loop reads a value that
+changes layout with the load (it would need a conversion of its own there).
+
+Before (4-bit weights dequantized in the registers mma.sync reads, 4 warps):
+    %s = "tt.load"(%ptrs) : (tensor<64x!tt.ptr<f16>, #blocked1>) -> tensor<64xf16, #blocked1>
+    %c = "ttg.convert_layout"(%s) : (...) -> tensor<64xf16, #ttg.slice<0, #dot_b>>
+    %e = "tt.expand_dims"(%c) {axis = 0 : i32} : (...) -> tensor<1x64xf16, #dot_b>
+After:
+    %p = "tt.addptr"(%splat, %offs) : (...) -> tensor<64x!tt.ptr<f16>, #ttg.slice<0, #dot_b>>
+    %s = "tt.load"(%p) : (...) -> tensor<64xf16, #ttg.slice<0, #dot_b>>
+    %e = "tt.expand_dims"(%s) {axis = 0 : i32} : (...) -> tensor<1x64xf16, #dot_b>
+with #dot_b = #ttg.dot_op<1 : i64, #ttg.mma<[1, 4]>>.
+"""
+
+from __future__ import annotations
+
+from tritonc.passes.ttgir.propagate_mma import (
+    Growth,
+    _chain,
+    _in_loop,
+    _ops,
+    apply_growth,
+)
+from tritonc.passes.ttgir.software_pipeline import PIPELINED
+
+
+def _candidate(ir, convert, threads: int):
+    """The load `convert` converts, when it may be loaded in the converted layout."""
+    source = convert.operands[0]
+    load = source.owner
+    if isinstance(load, ir.Block) or load.name != "tt.load" or PIPELINED in load.attributes:
+        return None
+    if not isinstance(load.operands[0].type, ir.RankedTensorType):
+        return None
+    numel = 1
+    for extent in ir.RankedTensorType(source.type).shape:
+        numel *= extent
+    target = convert.results[0].type
+    if numel >= threads or any(use.owner.name != "ttg.convert_layout" or
+                               use.owner.results[0].type != target for use in source.uses):
+        return None
+    return load
+
+
+def _stays_local(ir, want: dict, load) -> bool:
+    """Whether every reader of a value in `want`, other than the ops that change with it
+    and the load's conversions, sits outside loops or reads a value made again there."""
+    for value in want:
+        for use in value.uses:
+            user = use.owner
+            if user.name == "ttg.convert_layout" and value == load.results[0]:
+                continue
+            if all(r in want for r in user.results) and len(user.results):
+                continue
+            if _in_loop(user) and not _chain(ir, value):
+                return False
+    return True
+
+
+def rematerialize_loads(module) -> None:
+    """Apply the rewrite above to `module` in place."""
+    from mlir import ir
+
+    from tritonc.passes.ttgir.convert_to_ttgir import module_options
+
+    options = module_options(module)
+    threads = options.num_warps * 32
+    with module.context, ir.Location.unknown():
+        want: dict = {}
+        for op in _ops(ir, module):
+            if op.name != "ttg.convert_layout" or op.operands[0] in want:
+                continue
+            load = _candidate(ir, op, threads)
+            if load is None:
+                continue
+            growth = Growth(ir, loads=frozenset([load.results[0]]))
+            growth.assign(load.results[0], str(ir.RankedTensorType(op.results[0].type).encoding))
+            grown = growth.grow(forward=False)
+            if any(v in want and want[v] != t for v, t in grown.items()):
+                continue
+            if _stays_local(ir, grown, load):
+                want.update(grown)
+        if want:
+            apply_growth(ir, module, want, remake_chains=True)
