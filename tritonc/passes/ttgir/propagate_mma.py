@@ -310,6 +310,42 @@ def enclosing_loop(op):
     return None
 
 
+def _within(op, loop) -> bool:
+    """Whether `op` sits in `loop`'s body, at any depth."""
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent == loop:
+            return True
+        parent = parent.parent
+    return False
+
+
+def defined_in(ir, value, loop) -> bool:
+    """Whether `value` is made in `loop`'s body (or is one of its arguments)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        op = owner.owner
+        return op is not None and (op == loop or _within(op, loop))
+    return _within(owner, loop)
+
+
+def hoist_invariant_converts(ir, converts: list) -> None:
+    """Conversions of values made outside the loop they sit in: a chain of ranges and
+    splats is made again in place (arithmetic LLVM hoists), anything else is converted
+    once, before the loop."""
+    for convert in converts:
+        loop = enclosing_loop(convert)
+        value = convert.operands[0]
+        if loop is None or defined_in(ir, value, loop):
+            continue
+        if _chain(ir, value):
+            remade = _remake_chain(ir, value, convert.results[0].type, convert)
+            convert.results[0].replace_all_uses_with(remade)
+            convert.erase()
+        else:
+            convert.move_before(loop)
+
+
 def _in_loop(op) -> bool:
     """Whether `op` sits in the body of an scf.for (a conversion there runs every
     iteration; one outside loops runs once and stays)."""

@@ -8,11 +8,13 @@ the dot is an mma.sync, the conversions between the load and it compute in the d
 operand's layout (`#ttg.dot_op<idx, mma>`) and the tile is converted to it right after
 the load; the lowering reads that conversion from the ring buffer directly
 (`memory.read_back`), so the tile leaves shared memory once, into the registers mma.sync
-reads, and the dot stages nothing. What the conversions read besides the tile follows
+reads, and the dot stages nothing. Conversions that read other tensors than constants
+are taken where the operand holds at most 128 elements a thread; what they read follows
 back to where it is made (propagate-mma's `Growth`, backward only): constants and
 ranges are made again in that layout, broadcasts and expand_dims take it, and a loaded
-row of scales gets one conversion to its slice (which rematerialize-loads folds into the
-load when the row is small).
+row of scales gets one conversion to its slice (before the loop when it is loaded
+before it; rematerialize-loads folds one in the loop into the load when the row is
+small).
 
 Before (decode: 16 x 128 fp16 activations, 128 x 64 int8 weights, 4 warps, sm_90):
     %w = "tt.load"(...) {ttg.pipelined, ttg.read_back} : (...) -> tensor<128x64xi8, #blocked>
@@ -31,10 +33,29 @@ from __future__ import annotations
 from tritonc.passes.to_llvm.context import LoweringContext
 from tritonc.passes.to_llvm.wgmma import warpgroup_dot
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
-from tritonc.passes.ttgir.propagate_mma import Growth, _ops, apply_growth
+from tritonc.passes.ttgir.propagate_mma import (
+    Growth,
+    _ops,
+    _remade,
+    apply_growth,
+    hoist_invariant_converts,
+)
 from tritonc.passes.ttgir.software_pipeline import READ_BACK, converted_chain
 
 _HALVES = ("f16", "bf16")
+# the operand elements a thread may hold when the conversions also read other tensors
+# (their values stay live beside the tile: past this, a 128 x 128 x 64 tile on 8 warps,
+# whose every warp holds all of B, spills)
+_SPARE = 128
+
+
+def _constants_besides(ir, load, chain: list) -> bool:
+    """Whether the conversions along `chain` read no other tensor than constants."""
+    for before, value in zip([load.results[0], *chain], chain):
+        if not all(_remade(ir, v) for v in value.owner.operands
+                   if v != before and isinstance(v.type, ir.RankedTensorType)):
+            return False
+    return True
 
 
 def read_back_operands(module) -> None:
@@ -60,9 +81,16 @@ def read_back_operands(module) -> None:
             if not isinstance(layout, MmaLayout) or warpgroup_dot(ctx, dot) or \
                     str(ir.RankedTensorType(operand.type).element_type) not in _HALVES:
                 continue
+            target = DotOperandLayout(index, layout)
+            shape = tuple(ir.RankedTensorType(operand.type).shape)
+            if target.num_registers(shape) > _SPARE and not _constants_besides(ir, op, chain):
+                continue
             growth = Growth(ir)
             for value in chain:
-                growth.assign(value, DotOperandLayout(index, layout).attr_text())
+                growth.assign(value, target.attr_text())
             want.update(growth.grow(forward=False))
         if want:
+            before = {op for op in _ops(ir, module) if op.name == "ttg.convert_layout"}
             apply_growth(ir, module, want)
+            hoist_invariant_converts(ir, [op for op in _ops(ir, module) if
+                                          op.name == "ttg.convert_layout" and op not in before])

@@ -29,20 +29,25 @@ from __future__ import annotations
 from tritonc.passes.ttgir.propagate_mma import (
     Growth,
     _chain,
-    _in_loop,
     _ops,
     apply_growth,
+    defined_in,
+    enclosing_loop,
+    hoist_invariant_converts,
 )
 from tritonc.passes.ttgir.software_pipeline import PIPELINED
 
 
 def _candidate(ir, convert, threads: int):
-    """The load `convert` converts, when it may be loaded in the converted layout."""
+    """The load `convert` converts, when it may be loaded in the converted layout: in a
+    loop, not in a ring, of fewer elements than threads, every user a conversion to the
+    same layout."""
     source = convert.operands[0]
     load = source.owner
     if isinstance(load, ir.Block) or load.name != "tt.load" or PIPELINED in load.attributes:
         return None
-    if not isinstance(load.operands[0].type, ir.RankedTensorType):
+    if enclosing_loop(load) is None or not isinstance(load.operands[0].type,
+                                                      ir.RankedTensorType):
         return None
     numel = 1
     for extent in ir.RankedTensorType(source.type).shape:
@@ -54,19 +59,24 @@ def _candidate(ir, convert, threads: int):
     return load
 
 
-def _stays_local(ir, want: dict, load) -> bool:
-    """Whether every reader of a value in `want`, other than the ops that change with it
-    and the load's conversions, sits outside loops or reads a value made again there."""
-    for value in want:
+def _loop_growth(ir, load, text: str) -> dict | None:
+    """The values in `load`'s loop that change layout when it is loaded in `text` (back
+    through its pointers, mask and other value), or None when one of them is also read
+    in the loop by an op that keeps its layout (it would need a conversion there)."""
+    loop = enclosing_loop(load)
+    growth = Growth(ir, loads=frozenset([load.results[0]]))
+    growth.assign(load.results[0], text)
+    grown = {v: t for v, t in growth.grow(forward=False).items() if defined_in(ir, v, loop)}
+    for value in grown:
         for use in value.uses:
             user = use.owner
             if user.name == "ttg.convert_layout" and value == load.results[0]:
                 continue
-            if all(r in want for r in user.results) and len(user.results):
+            if user.results and all(r in grown for r in user.results):
                 continue
-            if _in_loop(user) and not _chain(ir, value):
-                return False
-    return True
+            if not _chain(ir, value):
+                return None
+    return grown
 
 
 def rematerialize_loads(module) -> None:
@@ -85,12 +95,12 @@ def rematerialize_loads(module) -> None:
             load = _candidate(ir, op, threads)
             if load is None:
                 continue
-            growth = Growth(ir, loads=frozenset([load.results[0]]))
-            growth.assign(load.results[0], str(ir.RankedTensorType(op.results[0].type).encoding))
-            grown = growth.grow(forward=False)
-            if any(v in want and want[v] != t for v, t in grown.items()):
-                continue
-            if _stays_local(ir, grown, load):
+            grown = _loop_growth(ir, load, str(ir.RankedTensorType(op.results[0].type).encoding))
+            if grown is not None and all(want.get(v, t) == t for v, t in grown.items()):
                 want.update(grown)
-        if want:
-            apply_growth(ir, module, want, remake_chains=True)
+        if not want:
+            return
+        before = {op for op in _ops(ir, module) if op.name == "ttg.convert_layout"}
+        apply_growth(ir, module, want, remake_chains=True)
+        hoist_invariant_converts(ir, [op for op in _ops(ir, module)
+                               if op.name == "ttg.convert_layout" and op not in before])
