@@ -9,9 +9,12 @@ converted layout (its pointers, mask and other value follow, made again from the
 ranges and splats), and the conversion goes. Threads that hold the same element load it
 each; with fewer elements than threads the extra loads hit the same cache lines.
 
-Only loads of pointer tensors, not in a ring (`ttg.pipelined`), whose every user is a
-conversion to the same layout; and only where nothing else in a loop reads a value that
-changes layout with the load (it would need a conversion of its own there).
+Only loads of pointer tensors in loops, not in a ring (`ttg.pipelined`), whose every user
+is a conversion to the same layout; the layout spreads back through what the loop makes
+(never to a value another op of the loop reads in the old layout, which would need a
+conversion of its own there); what it takes from outside the loop is made again in place
+when it is a chain of ranges and splats (LLVM hoists that arithmetic), else converted
+once, before the loop.
 
 Before (4-bit weights dequantized in the registers mma.sync reads, 4 warps):
     %s = "tt.load"(%ptrs) : (tensor<64x!tt.ptr<f16>, #blocked1>) -> tensor<64xf16, #blocked1>
