@@ -64,6 +64,20 @@ def test_grid_callable_and_non_default_stream():
 
 
 @pytest.mark.gpu
+def test_pinned_host_memory_is_read_and_written_in_place():
+    """Pinned host tensors are addressed by the GPU directly: they launch as CUDA tensors
+    do (a pageable CPU tensor is refused, tests/test_launch_path.py)."""
+    import torch
+
+    n = 3000
+    x = torch.randn(n, pin_memory=True)
+    out = torch.full((n,), float("nan"), pin_memory=True)
+    scale[(triton.cdiv(n, 256),)](x, out, n, -1.5, BLOCK=256)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, x * -1.5)
+
+
+@pytest.mark.gpu
 def test_kernel_with_more_than_48_kb_of_shared_memory():
     import torch
 

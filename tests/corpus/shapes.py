@@ -157,6 +157,36 @@ JOIN_SPLIT = kernel(
 
 
 @triton.jit
+def join_scalars(x_ptr, y_ptr, out_j_ptr, out_i_ptr, u, v):
+    """Two loaded scalars joined and two scalar arguments interleaved: `tensor<2>`s whose
+    halves lie in different lanes."""
+    tl.store(out_j_ptr + tl.arange(0, 2), tl.join(tl.load(x_ptr), tl.load(y_ptr)))
+    tl.store(out_i_ptr + tl.arange(0, 2), tl.interleave(u, v))
+
+
+def _join_scalars_case(rng):
+    x, y, u, v = (int(n) for n in rng.integers(-1000, 1000, 4))
+    return Case({"x_ptr": np.array([x], np.int32), "y_ptr": np.array([y], np.int32),
+                 "out_j_ptr": np.full(2, -7, np.int32), "out_i_ptr": np.full(2, -7, np.int32),
+                 "u": u, "v": v}, (1,), ("out_j_ptr", "out_i_ptr"))
+
+
+JOIN_SCALARS = kernel(
+    join_scalars,
+    {"x_ptr": "*i32", "y_ptr": "*i32", "out_j_ptr": "*i32", "out_i_ptr": "*i32", "u": "i32",
+     "v": "i32"},
+    {},
+    """
+    CHECK: "tt.join"({{.*}}) {{.*}}: (tensor<1xi32>, tensor<1xi32>) -> tensor<1x2xi32>
+    """,
+    make_case=_join_scalars_case,
+    reference=lambda args: {"out_j_ptr": np.array([args["x_ptr"][0], args["y_ptr"][0]],
+                                                  np.int32),
+                            "out_i_ptr": np.array([args["u"], args["v"]], np.int32)},
+)
+
+
+@triton.jit
 def interleave_2d(a_ptr, b_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     a = tl.load(a_ptr + offs)
@@ -280,4 +310,4 @@ HISTOGRAM = kernel(
     make_case=_hist_case, reference=_hist_ref,
 )
 
-KERNELS = [TILE_2D, RESHAPE_TRANS, JOIN_SPLIT, INTERLEAVE_2D, EXPAND, GATHER, HISTOGRAM]
+KERNELS = [TILE_2D, RESHAPE_TRANS, JOIN_SPLIT, JOIN_SCALARS, INTERLEAVE_2D, EXPAND, GATHER, HISTOGRAM]

@@ -397,6 +397,13 @@ def module_as_operand(x_ptr):
     tl.store(x_ptr, tl + 1.0)  # <- error
 
 
+@triton.jit
+def imprecise_acc_beyond_k(x_ptr):
+    a = tl.full((64, 64), 1.0, tl.float8e5)
+    c = tl.dot(a, a, max_num_imprecise_acc=128)  # <- error
+    tl.store(x_ptr + tl.arange(0, 64), tl.sum(c, axis=1))
+
+
 # (kernel, signature, constexprs, expected message fragment, error class)
 CASES = [
     (undefined_name, X, {}, "name 'y' is not defined", CompilationError),
@@ -413,6 +420,8 @@ CASES = [
      CompilationError),
     (incompatible_shapes, X, {}, "incompatible shapes [16] and [32]", CompilationError),
     (dot_1d, X, {}, "dot operands must both be 2-D", CompilationError),
+    (imprecise_acc_beyond_k, X, {}, "max_num_imprecise_acc (128) must be <= K (64)",
+     CompilationError),
     (uses_break, {**X, "n": "i32"}, {}, "`break` is not supported",
      UnsupportedLanguageConstruct),
     (uses_continue, {**X, "n": "i32"}, {}, "`continue` is not supported",
@@ -422,7 +431,7 @@ CASES = [
     (uses_lambda, X, {}, "`lambda` is not supported", UnsupportedLanguageConstruct),
     (for_over_list, X, {}, "a for loop must iterate over range(...)",
      UnsupportedLanguageConstruct),
-    (non_constexpr_global, X, {}, "cannot access global variable 'NOT_CONSTEXPR' of type int",
+    (non_constexpr_global, X, {}, "Cannot access global variable 'NOT_CONSTEXPR' of type int",
      CompilationError),
     (loop_carried_type_change, {**X, "n": "i32"}, {},
      "loop-carried variable 'acc' has type int32 before the loop but fp32 inside it",
@@ -535,6 +544,45 @@ def test_callee_error_chains_to_the_callee_line() -> None:
     assert isinstance(cause, CompilationError)
     lines, first = inspect.getsourcelines(_callee_with_error.fn)
     assert cause.lineno == first + 2
+
+
+def test_error_tracebacks_show_no_frames_of_the_walk() -> None:
+    """Neither the error nor the errors it chains to carry the code generator's frames:
+    the callee's error points at its line, the builtin's error at the builtin."""
+    import traceback
+
+    for fn, builtin in ((error_in_callee, None), (dot_1d, "semantic_ops.py")):
+        with pytest.raises(CompilationError) as info:
+            triton.compile(fn, X, {})
+        err = info.value
+        while err is not None:
+            text = "".join(traceback.format_exception(type(err), err, err.__traceback__,
+                                                      chain=False))
+            assert "code_generator.py" not in text, text
+            if builtin and err.__cause__ is None:
+                assert builtin in text, text
+            err = err.__cause__
+
+
+@triton.jit
+def where_on_integers(x_ptr):
+    offs = tl.arange(0, 16)
+    tl.store(x_ptr + offs, tl.where(offs % 2, 1.0, 2.0))
+
+
+def test_where_on_a_non_boolean_condition_warns() -> None:
+    with pytest.warns(UserWarning, match="tl.where takes a boolean condition; a int32 one"):
+        triton.compile(where_on_integers, X, {}, target="ttir")
+
+
+def test_a_constexpr_not_to_specialize_is_an_error() -> None:
+    @triton.jit(do_not_specialize=["N"])
+    def kernel(x_ptr, N: tl.constexpr):
+        tl.store(x_ptr, N)
+
+    with pytest.raises(CompilationError, match="N marked as constexpr and listed in "
+                                               "do_not_specialize"):
+        triton.compile(kernel, X, {"N": 5}, target="ttir")
 
 
 def _interpreter_arguments(signature: dict, rng: np.random.Generator) -> list:

@@ -183,11 +183,11 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                     raise self.error(node, f"{name!r} is not a @jit function or a Triton builtin: "
                                      f"decorate it with @triton.jit to call it from a kernel "
                                      f"(or with @tl.constexpr_function to run it at compile time)")
-                raise self.error(node, f"cannot access {where} variable {name!r} of type "
-                                 f"{type(value).__name__} from a @jit function: only constexpr "
-                                 f"globals (annotate it `{name}: tl.constexpr = ...` or wrap it "
-                                 f"in tl.constexpr), tl dtypes, modules and @jit functions are "
-                                 f"allowed, since other globals may change after compilation")
+                raise self.error(node, f"Cannot access {where} variable {name!r} of type "
+                                 f"{type(value).__name__} from a @jit function: only "
+                                 f"tl.constexpr values (`{name} = tl.constexpr(...)`), tl "
+                                 f"dtypes, modules and @jit functions are allowed, since other "
+                                 f"globals may change after compilation")
         if name in self.statically_implemented:
             return self.statically_implemented[name]
         if name in ("True", "False", "None"):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from tritonc.compiler import mlir_loader
@@ -131,6 +132,19 @@ def _signature_error(fn: JITFunction, message: str) -> CompilationError:
                             line_offset=fn.def_line - 1, kernel=fn.__name__)
 
 
+def _without_walk(tb: TracebackType | None) -> TracebackType | None:
+    """`tb` without the frames of the code generator's walk over the kernel's AST."""
+    frames = []
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.endswith("code_generator.py"):
+            frames.append(tb)
+        tb = tb.tb_next
+    out = None
+    for frame in reversed(frames):
+        out = TracebackType(out, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+    return out
+
+
 def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | None = None,
               num_warps: int = 4):
     """Walk `fn` with the MLIR builder; return the verified TTIR module. The kernel is
@@ -142,6 +156,10 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
     context = context or mlir_loader.new_context()
     builder = MLIRBuilder(context)
     semantic = Semantic(builder, num_warps)
+    for p in fn.params:
+        if p.is_constexpr and p.do_not_specialize:
+            raise _signature_error(fn, f"{p.name} marked as constexpr and listed in "
+                                   "do_not_specialize: a constexpr is always specialized")
     unknown = sorted((set(spec.signature) | set(spec.constexprs)) - set(fn.arg_names))
     if unknown:
         raise _signature_error(fn, f"{fn.__name__} has no parameter {unknown[0]!r} (its "
@@ -190,7 +208,12 @@ def make_ttir(fn: JITFunction, spec: Specialization, context=None, name: str | N
     try:
         generator.visit(fn.parse())
     except CompilationError as e:
-        # the error names the kernel's line: the compiler's own frames add nothing to it
+        # the error names the kernel's line: the compiler's own frames add nothing to it,
+        # nor to the errors it was raised from
+        cause = e.__cause__
+        while cause is not None:
+            cause.__traceback__ = _without_walk(cause.__traceback__)
+            cause = cause.__cause__
         raise e.with_traceback(None) from e.__cause__
     if generator.ret_value is not None:
         raise generator.error(generator.return_node, "a kernel cannot return a value; store "

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from tritonc.language import dtypes as T
 from tritonc.language import promotion
 from tritonc.language.builder import Builder
@@ -364,7 +366,11 @@ class SemanticCore:
         return self.binary("arith.cmpi", lhs, rhs, ty, {"predicate": pred})
 
     def where(self, cond, x, y) -> tensor:
-        cond = self.cast(self.to_tensor(cond), T.int1)
+        cond = self.to_tensor(cond)
+        if cond.dtype != T.int1:
+            warnings.warn(f"tl.where takes a boolean condition; a {cond.dtype} one is compared "
+                          "with zero (write `cond != 0`)", UserWarning, stacklevel=2)
+        cond = self.cast(cond, T.int1)
         x, y = self.binary_operands(x, y, allow_ptr=True)
         if x.dtype.is_ptr() and x.dtype != y.dtype:
             raise SemanticError(f"where: pointer operands differ ({x.dtype}, {y.dtype})")

@@ -221,6 +221,10 @@ class ComputeRules(ShapeRules):
                 b = self.cast(b, a.dtype)
             else:
                 a = self.cast(a, b.dtype)
+        if a.dtype.is_fp8() and max_num_imprecise_acc is not None and \
+                max_num_imprecise_acc > a.shape[-1]:
+            raise SemanticError(f"max_num_imprecise_acc ({max_num_imprecise_acc}) must be <= K "
+                                f"({a.shape[-1]})")
         precision = input_precision or "tf32"
         if precision not in ("tf32", "tf32x3", "ieee", *_BF16_PIECES):
             raise SemanticError(f"unknown input_precision {precision!r} "

@@ -480,10 +480,12 @@ def _current_stream() -> int:
 
 
 def _check_devices(fn, bound: dict[str, Any]) -> None:
-    """A clear error for a tensor argument that is not on a CUDA device."""
+    """A clear error for a tensor argument that is not on a CUDA device (or in pinned host
+    memory, which the GPU addresses directly)."""
     for name, value in bound.items():
         device = getattr(value, "device", None)
-        if device is not None and getattr(device, "type", "cuda") != "cuda":
+        if device is not None and getattr(device, "type", "cuda") != "cuda" and \
+                not (callable(getattr(value, "is_pinned", None)) and value.is_pinned()):
             raise ValueError(f"argument {name!r} of {fn.__name__} is on {device}; a GPU "
                              "launch needs CUDA tensors (or set TRITONC_INTERPRET=1 to run "
                              "on the CPU)")

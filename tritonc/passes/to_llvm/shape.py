@@ -444,20 +444,25 @@ def lower_trans(ctx: LoweringContext, op) -> list:
 @lowering("tt.join")
 def lower_join(ctx: LoweringContext, op) -> list:
     """Register by register where the result holds each pair where its operands hold the
-    halves (`view_layouts.joined`); else each half through a scratch copy."""
+    halves (`view_layouts.joined`), the pair in registers; where lanes or warps split
+    the pair (two scalars joined into a `tensor<2>`), each thread selects its half by its
+    coordinate; else each half through a scratch copy."""
     lhs, rhs = op.operands
     result = op.results[0]
+    layout, shape = ctx.layout(result.type), ctx.shape(result.type)
     halves = [local_registers(ctx, src.type, result.type, lambda c: c[:-1]) for src in (lhs, rhs)]
     if None not in halves:
         regs = [ctx.get(lhs), ctx.get(rhs)]
-        return [[regs[o[-1]][i] for o, i in zip(
-            ctx.layout(result.type).register_offsets(ctx.shape(result.type)), halves[0])]]
-    parts = []
-    for src in (lhs, rhs):
-        parts.append(exchange(ctx, src, result.type, lambda ctx, c: c[:-1]))
-    coords = ctx.coordinates(result.type)
+        last = len(shape) - 1
+        if not any(d == last and 0 < stride % shape[d] for d, stride in
+                   layout.lane_strides() + layout.warp_strides(shape)):
+            return [[regs[o[-1] % 2][i] for o, i in zip(layout.register_offsets(shape),
+                                                        halves[0])]]
+        parts = [[regs[0][i] for i in halves[0]], [regs[1][i] for i in halves[1]]]
+    else:
+        parts = [exchange(ctx, src, result.type, lambda ctx, c: c[:-1]) for src in (lhs, rhs)]
     out = []
-    for a, b, coord in zip(parts[0], parts[1], coords):
+    for a, b, coord in zip(parts[0], parts[1], ctx.coordinates(result.type)):
         is_rhs = ctx.value("arith.cmpi", [coord[-1], ctx.i32(1)], ir.IntegerType.get_signless(1),
                            {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
         out.append(ctx.value("arith.select", [is_rhs, b, a], a.type))
