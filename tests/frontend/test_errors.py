@@ -565,6 +565,27 @@ def test_error_tracebacks_show_no_frames_of_the_walk() -> None:
 
 
 @triton.jit
+def _returns_two_shapes(n):
+    if n == 0:
+        return tl.arange(0, 4)
+    else:
+        return tl.arange(0, 8)  # <- error
+
+
+@triton.jit
+def calls_two_shapes(x_ptr, n):
+    tl.store(x_ptr + tl.arange(0, 4), _returns_two_shapes(n))
+
+
+def test_inconsistent_returns_point_at_the_second_return() -> None:
+    with pytest.raises(CompilationError) as info:
+        triton.compile(calls_two_shapes, {**X, "n": "i32"}, {}, target="ttir")
+    cause = info.value.__cause__
+    assert "Inconsistent return types" in cause.message
+    assert cause.lineno == marked_line(_returns_two_shapes)
+
+
+@triton.jit
 def where_on_integers(x_ptr):
     offs = tl.arange(0, 16)
     tl.store(x_ptr + offs, tl.where(offs % 2, 1.0, 2.0))

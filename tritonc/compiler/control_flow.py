@@ -118,6 +118,7 @@ class ControlFlowMixin:
                                                               tail)
         else_scope, else_ret, else_value = self._visit_branch(orelse, scratch.else_block,
                                                               before, tail)
+        second_return = self.return_node if else_ret else None
         builder.ip = saved_ip
         if then_ret != else_ret and tail:
             # the branch that does not return ends the function: it returns None too, or
@@ -152,7 +153,8 @@ class ControlFlowMixin:
                                  "must return the same number of values")
             for a, b in zip(then_outs, else_outs, strict=False):
                 if a.type != b.type:
-                    raise self.error(node, f"Inconsistent return types: the branches return "
+                    raise self.error(second_return or node, "Inconsistent return types: the "
+                                     f"branches return "
                                      f"{a.type} and {b.type}{constness_note(a.type, b.type)}")
             then_vals, else_vals = then_vals + then_outs, else_vals + else_outs
         final = builder.if_op(cond.handle, [v.type for v in then_vals], has_else=True)
