@@ -29,6 +29,7 @@ with #dot_b = #ttg.dot_op<1 : i64, #ttg.mma<[1, 4]>>.
 
 from __future__ import annotations
 
+from tritonc.passes.ttgir.layouts import LinearEncoding, parse_layout
 from tritonc.passes.ttgir.propagate_mma import (
     Growth,
     _chain,
@@ -44,7 +45,7 @@ from tritonc.passes.ttgir.software_pipeline import PIPELINED
 def _candidate(ir, convert, threads: int):
     """The load `convert` converts, when it may be loaded in the converted layout: in a
     loop, not in a ring, of fewer elements than threads, every user a conversion to the
-    same layout."""
+    same layout, not a view's linear layout."""
     source = convert.operands[0]
     load = source.owner
     if isinstance(load, ir.Block) or load.name != "tt.load" or PIPELINED in load.attributes:
@@ -56,6 +57,8 @@ def _candidate(ir, convert, threads: int):
     for extent in ir.RankedTensorType(source.type).shape:
         numel *= extent
     target = convert.results[0].type
+    if isinstance(parse_layout(str(ir.RankedTensorType(target).encoding)), LinearEncoding):
+        return None  # a view's layout: its ranges need not be made again in it
     if numel >= threads or any(use.owner.name != "ttg.convert_layout" or
                                use.owner.results[0].type != target for use in source.uses):
         return None
