@@ -1,9 +1,10 @@
 """rematerialize-loads and read-back-operands on kernels whose small rows meet a dot:
 after every TTGIR pass (rows loaded in the slice of the mma or dot-operand layout, their
-pointers and masks made again there, conversions of invariants hoisted before the
-loop), the TTGIR, evaluated op by op with the interpreter's numpy rules, still gives the
-corpus kernel's numpy reference; and the loops hold no conversion of a loaded row. On
-the GPU the same kernels run through the corpus (tests/test_corpus_gpu.py)."""
+pointers and masks made again there or, carried by the loop, converted once before it;
+conversions of invariants hoisted before the loop), the TTGIR, evaluated op by op with
+the interpreter's numpy rules, still gives the corpus kernel's numpy reference; and the
+loops hold no conversion of a loaded row. On the GPU the same kernels run through the
+corpus (tests/test_corpus_gpu.py)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,13 @@ from ttgir_eval import evaluate
 import tritonc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from corpus.dot_fusions import DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS  # noqa: E402
+from corpus.dot_fusions import (  # noqa: E402
+    DEQUANT_NIBBLES_DOT,
+    DOT_MINUS_CARRIED_STATS,
+    DOT_MINUS_KEY_STATS,
+)
 
-KERNELS = [DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS]
+KERNELS = [DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS, DOT_MINUS_CARRIED_STATS]
 
 
 def _ttgir(k, arch: int) -> str:

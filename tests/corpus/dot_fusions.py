@@ -339,5 +339,46 @@ DOT_MINUS_KEY_STATS = kernel(
     make_case=_stats_case, reference=_stats_ref,
 )
 
+@triton.jit
+def dot_minus_carried_stats(q_ptr, k_ptr, stat_ptr, out_ptr, N, D: tl.constexpr,
+                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """dot_minus_key_stats with N a multiple of BLOCK_N and the statistics' pointers carried
+    by the loop (`stat_ptrs += BLOCK_N`): they take the layout of the rows they load."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, D)
+    q = tl.load(q_ptr + offs_m[:, None] * D + offs_d[None, :])
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    stat_ptrs = stat_ptr + tl.arange(0, BLOCK_N)
+    kt_ptrs = k_ptr + tl.arange(0, BLOCK_N)[None, :] * D + offs_d[:, None]
+    for _ in range(0, N, BLOCK_N):
+        acc += tl.math.exp2(tl.dot(q, tl.load(kt_ptrs)) - tl.load(stat_ptrs)[None, :])
+        stat_ptrs += BLOCK_N
+        kt_ptrs += BLOCK_N * D
+    tl.store(out_ptr + offs_m, tl.sum(acc, axis=1))
+
+
+def _carried_stats_case(rng):
+    m, n = 64, 80
+    return Case({"q_ptr": (rng.standard_normal((m, _STAT_D)) * 0.3).astype(np.float16),
+                 "k_ptr": (rng.standard_normal((n, _STAT_D)) * 0.3).astype(np.float16),
+                 "stat_ptr": rng.standard_normal(n).astype(np.float32),
+                 "out_ptr": np.full(m, np.nan, np.float32), "N": n}, (m // 32,), ("out_ptr",),
+                rtol=1e-2, atol=1e-3)
+
+
+DOT_MINUS_CARRIED_STATS = kernel(
+    dot_minus_carried_stats,
+    {"q_ptr": "*fp16", "k_ptr": "*fp16", "stat_ptr": "*fp32", "out_ptr": "*fp32", "N": "i32"},
+    {"D": _STAT_D, "BLOCK_M": 32, "BLOCK_N": 16},
+    """
+    CHECK: scf.for
+    CHECK: "tt.addptr"
+    CHECK: scf.yield
+    """,
+    uses_dot=True, divisible_by_16=frozenset({"q_ptr", "k_ptr", "stat_ptr", "out_ptr", "N"}),
+    make_case=_carried_stats_case, reference=_stats_ref,
+)
+
 KERNELS = [DOT_ROW_SOFTMAX, DOT_BIAS_RELU_COLSUM, DOT_CHAIN, BLOCK_PTR_MATMUL_BT,
-           BLOCK_PTR_MATMUL_BT_RAGGED, DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS]
+           BLOCK_PTR_MATMUL_BT_RAGGED, DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS,
+           DOT_MINUS_CARRIED_STATS]

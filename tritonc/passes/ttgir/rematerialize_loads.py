@@ -11,10 +11,10 @@ each; with fewer elements than threads the extra loads hit the same cache lines.
 
 Only loads of pointer tensors in loops, not in a ring (`ttg.pipelined`), whose every user
 is a conversion to the same layout; the layout spreads back through what the loop makes
-(never to a value another op of the loop reads in the old layout, which would need a
-conversion of its own there); what it takes from outside the loop is made again in place
-when it is a chain of ranges and splats (LLVM hoists that arithmetic), else converted
-once, before the loop.
+and the pointers it carries (never to a value another op of the loop reads in the old
+layout, which would need a conversion of its own there); what it takes from outside the
+loop is made again in place when it is a chain of ranges and splats (LLVM hoists that
+arithmetic), else converted once, before the loop (a carried pointer's init with it).
 
 Before (4-bit weights dequantized in the registers mma.sync reads, 4 warps):
     %s = "tt.load"(%ptrs) : (tensor<64x!tt.ptr<f16>, #blocked1>) -> tensor<64xf16, #blocked1>
@@ -34,6 +34,7 @@ from tritonc.passes.ttgir.propagate_mma import (
     Growth,
     _chain,
     _ops,
+    _within,
     apply_growth,
     defined_in,
     enclosing_loop,
@@ -67,12 +68,15 @@ def _candidate(ir, convert, threads: int):
 
 def _loop_growth(ir, load, text: str) -> dict | None:
     """The values in `load`'s loop that change layout when it is loaded in `text` (back
-    through its pointers, mask and other value), or None when one of them is also read
-    in the loop by an op that keeps its layout (it would need a conversion there)."""
+    through its pointers, mask and other value; pointers the loop carries take it with
+    their slot of the loop, whose init converts before it), or None when one of them is
+    also read in the loop by an op that keeps its layout (it would need a conversion
+    there)."""
     loop = enclosing_loop(load)
     growth = Growth(ir, loads=frozenset([load.results[0]]))
     growth.assign(load.results[0], text)
-    grown = {v: t for v, t in growth.grow(forward=False).items() if defined_in(ir, v, loop)}
+    grown = {v: t for v, t in growth.grow(forward=False).items()
+             if defined_in(ir, v, loop) or _result_of(ir, v, loop)}
     for value in grown:
         for use in value.uses:
             user = use.owner
@@ -80,9 +84,18 @@ def _loop_growth(ir, load, text: str) -> dict | None:
                 continue
             if user.results and all(r in grown for r in user.results):
                 continue
-            if not _chain(ir, value):
-                return None
+            if user.name == "scf.yield" and user.parent.name == "scf.for" and \
+                    user.parent.results[use.operand_number] in grown:
+                continue
+            if not _within(user, loop) or _chain(ir, value):
+                continue  # a conversion after the loop, or the chain made again
+            return None
     return grown
+
+
+def _result_of(ir, value, loop) -> bool:
+    owner = value.owner
+    return not isinstance(owner, ir.Block) and owner == loop
 
 
 def rematerialize_loads(module) -> None:
