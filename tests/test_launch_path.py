@@ -279,6 +279,25 @@ def test_clear_errors(fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
         tiny_kernel[(1,)](*t, 100, 3, BLOCK=128)
 
 
+def test_pinned_host_tensors_pass_the_device_check() -> None:
+    """Pinned host memory is addressed by the GPU directly (run on the GPU in
+    tests/test_gpu_runtime.py); pageable host memory is refused."""
+    from tritonc.runtime.gpu_launch import _check_devices
+
+    class Host:
+        device = torch.device("cpu")
+
+        def __init__(self, pinned: bool) -> None:
+            self.pinned = pinned
+
+        def is_pinned(self) -> bool:
+            return self.pinned
+
+    _check_devices(tiny_kernel, {"a_ptr": Host(True), "n": 3})
+    with pytest.raises(ValueError, match="argument 'a_ptr' of tiny_kernel is on cpu"):
+        _check_devices(tiny_kernel, {"a_ptr": Host(False), "n": 3})
+
+
 @triton.jit
 def descriptor_kernel(x_desc, out_ptr, n, y_desc, BLOCK: tl.constexpr):
     tile = x_desc.load([0, 0])
