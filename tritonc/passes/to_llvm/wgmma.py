@@ -274,8 +274,10 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
         values.append(a)
     if not values:
         return
+    later = [op.operation for op in here.operations]
+    later = later[later.index(loop.operation):]
     ctx.resident = {v: r for v, r in ctx.resident.items()
-                    if r.block != here or _read_from(v, loop)}
+                    if r.block != here or _read_from(v, here, later)}
     end = max((r.offset + r.size for r in ctx.resident.values()), default=0)
     ctx.barrier()
     for a in values:
@@ -289,15 +291,14 @@ def stage_invariant_operands(ctx: LoweringContext, loop) -> None:
     ctx.barrier()
 
 
-def _read_from(value, loop) -> bool:
-    """Whether an op at or after `loop` in its block (or outside the block) reads `value`."""
-    ops = [op.operation for op in loop.operation.block.operations]
-    start = ops.index(loop.operation)
+def _read_from(value, block, ops: list) -> bool:
+    """Whether one of `ops` (ops of `block`, with what they hold) or an op outside `block`
+    reads `value`."""
     for use in value.uses:
         user = use.owner.operation
-        while user is not None and user.block != loop.operation.block:
+        while user is not None and user.block != block:
             user = user.parent.operation if user.parent is not None else None
-        if user is None or ops.index(user) >= start:
+        if user is None or user in ops:
             return True
     return False
 

@@ -329,21 +329,20 @@ def defined_in(ir, value, loop) -> bool:
     return _within(owner, loop)
 
 
-def hoist_invariant_converts(ir, converts: list) -> None:
-    """Conversions of values made outside the loop they sit in: a chain of ranges and
-    splats is made again in place (arithmetic LLVM hoists), anything else is converted
-    once, before the loop."""
-    for convert in converts:
-        loop = enclosing_loop(convert)
-        value = convert.operands[0]
-        if loop is None or defined_in(ir, value, loop):
-            continue
-        if _chain(ir, value):
-            remade = _remake_chain(ir, value, convert.results[0].type, convert)
-            convert.results[0].replace_all_uses_with(remade)
-            convert.erase()
-        else:
-            convert.move_before(loop)
+def _hoist_invariant(ir, convert) -> None:
+    """A conversion, in a loop, of a value made outside it: a chain of ranges and splats is
+    made again in place (arithmetic LLVM hoists), anything else is converted once, before
+    the loop."""
+    loop = enclosing_loop(convert)
+    value = convert.operands[0]
+    if loop is None or defined_in(ir, value, loop):
+        return
+    if _chain(ir, value):
+        remade = _remake_chain(ir, value, convert.results[0].type, convert)
+        convert.results[0].replace_all_uses_with(remade)
+        convert.erase()
+    else:
+        convert.move_before(loop)
 
 
 def _in_loop(op) -> bool:
@@ -405,13 +404,16 @@ def propagate_mma_layouts(module) -> None:
         apply_growth(ir, module, growth.grow(), remake_chains=True)
 
 
-def apply_growth(ir, module, want: dict, remake_chains: bool = False) -> None:
+def apply_growth(ir, module, want: dict, remake_chains: bool = False,
+                 hoist_invariants: bool = False) -> None:
     """Give each value of `want` its layout (encoding text), then make every operand the
     type its user now expects: a constant, splat or range is made again in that layout,
     and, with `remake_chains`, so is a value made from them by expand_dims, broadcast and
     elementwise ops for a user inside a loop (an offset tile shared by a loop's loads and
-    the epilogue: `_chain`); any other value gets a `ttg.convert_layout`; converts that
-    became no-ops go."""
+    the epilogue: `_chain`); any other value gets a `ttg.convert_layout` (with
+    `hoist_invariants`, one of a value made outside the loop it would sit in is made there
+    as `_hoist_invariant` says); converts that became no-ops go."""
+    created = []
     old_types = {}
     for value, text in want.items():
         if _encoding(ir, value) != text:
@@ -427,10 +429,15 @@ def apply_growth(ir, module, want: dict, remake_chains: bool = False) -> None:
             elif remake_chains and value in old_types and _chain_for(ir, value, ty, op):
                 op.operands[i] = _remake_chain(ir, value, ty, op)
             else:
-                op.operands[i] = ir.Operation.create(
-                    "ttg.convert_layout", results=[ty], operands=[value],
-                    loc=op.location, ip=ir.InsertionPoint(op)).results[0]
+                convert = ir.Operation.create("ttg.convert_layout", results=[ty],
+                                              operands=[value], loc=op.location,
+                                              ip=ir.InsertionPoint(op))
+                created.append(convert)
+                op.operands[i] = convert.results[0]
     for op in _ops(ir, module):
         if op.name == "ttg.convert_layout" and op.operands[0].type == op.results[0].type:
             op.results[0].replace_all_uses_with(op.operands[0])
             op.erase()
+    if hoist_invariants:
+        for convert in created:
+            _hoist_invariant(ir, convert)

@@ -38,7 +38,6 @@ from tritonc.passes.ttgir.propagate_mma import (
     _ops,
     _remade,
     apply_growth,
-    hoist_invariant_converts,
 )
 from tritonc.passes.ttgir.software_pipeline import READ_BACK, converted_chain
 
@@ -90,7 +89,4 @@ def read_back_operands(module) -> None:
                 growth.assign(value, target.attr_text())
             want.update(growth.grow(forward=False))
         if want:
-            before = {op for op in _ops(ir, module) if op.name == "ttg.convert_layout"}
-            apply_growth(ir, module, want)
-            hoist_invariant_converts(ir, [op for op in _ops(ir, module) if
-                                          op.name == "ttg.convert_layout" and op not in before])
+            apply_growth(ir, module, want, hoist_invariants=True)

@@ -38,7 +38,6 @@ from tritonc.passes.ttgir.propagate_mma import (
     apply_growth,
     defined_in,
     enclosing_loop,
-    hoist_invariant_converts,
 )
 from tritonc.passes.ttgir.software_pipeline import PIPELINED
 
@@ -117,9 +116,5 @@ def rematerialize_loads(module) -> None:
             grown = _loop_growth(ir, load, str(ir.RankedTensorType(op.results[0].type).encoding))
             if grown is not None and all(want.get(v, t) == t for v, t in grown.items()):
                 want.update(grown)
-        if not want:
-            return
-        before = {op for op in _ops(ir, module) if op.name == "ttg.convert_layout"}
-        apply_growth(ir, module, want, remake_chains=True)
-        hoist_invariant_converts(ir, [op for op in _ops(ir, module)
-                               if op.name == "ttg.convert_layout" and op not in before])
+        if want:
+            apply_growth(ir, module, want, remake_chains=True, hoist_invariants=True)
