@@ -12,7 +12,7 @@ examples/fused_attention.py). TFLOP/s counts the two products (halved when causa
 result is checked against torch first; a case a compiler cannot run is reported with its
 error. Each row times the two compilers `--rounds` times (2 by default), taking turns to go
 first, and keeps each side's median. The block-pointer kernel (the tutorial's) is fp16
-only. `--quick`: fp16, sequence 4096.
+only. `--quick`: fp16, sequence 4096; `--seqs` and `--head-dims` pick rows.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seqs", default=None, help="e.g. 4096,16384 (all three by default)")
+    parser.add_argument("--head-dims", default="64,128")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     if args.rounds < 1:
@@ -98,11 +100,14 @@ def main() -> None:
                                              "fused_attention.py")} for name in names}
     dtypes = [torch.float16] if args.quick else [torch.float16, torch.bfloat16]
     seqs = [4096] if args.quick else [1024, 4096, 16384]
+    if args.seqs:
+        seqs = [int(s) for s in args.seqs.split(",")]
+    head_dims = [int(d) for d in args.head_dims.split(",")]
     rows = []
     for dtype in dtypes:
         for n_ctx in seqs:
             z, h = max(1, 64 * 1024 // n_ctx // 16), 16
-            for head_dim in (64, 128):
+            for head_dim in head_dims:
                 for causal in (False, True):
                     q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda", dtype=dtype)
                                for _ in range(3))

@@ -106,26 +106,35 @@ def test_keys_and_values_are_copied_ahead_into_the_ring(tmp_path):
     """The block-pointer tiles of iteration i + 2 are copied by cp.async (16 bytes each)
     while iteration i computes; the keys land transposed (one key per row: K-major), and
     no global load is left between the two dots. The product with the values stays in
-    flight into the next iteration, whose wait for Q @ K^T settles it; the copies follow
-    that wait and a barrier."""
+    flight into the next iteration, whose wait for Q @ K^T settles it. The accumulators
+    allow one block per SM whatever the ring, so it takes a spare buffer: the copies go
+    right after Q @ K^T is issued, into the buffer iteration i - 2 read, with one barrier
+    an iteration (at its top)."""
     k = compile_attention(90, 64, 8, 128)
     ptx = k.asm["ptx"]
+    assert "ttg.ring_buffers = 4" in k.asm["ttgir"]
     first_dot = ptx.index("wgmma.fence")
     assert "ld.global" not in ptx[first_dot:ptx.index("wgmma.fence", first_dot + 1)]
     filecheck(ptx, """
 CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 CHECK: cp.async.commit_group
+CHECK: $L__BB0_1:
 CHECK: cp.async.wait_group 1
 CHECK: fence.proxy.async.shared::cta
 CHECK: bar.sync
+CHECK-NOT: bar.sync
 CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 0, 0;
-CHECK: wgmma.wait_group.sync.aligned 0
-CHECK: bar.sync
+CHECK: wgmma.commit_group.sync.aligned
+CHECK-NOT: bar.sync
 CHECK-COUNT-4: cp.async.cg.shared.global
 CHECK: cp.async.commit_group
+CHECK-NOT: bar.sync
+CHECK: wgmma.wait_group.sync.aligned 0
+CHECK-NOT: bar.sync
 CHECK: wgmma.mma_async{{.*}}, 1, 1, 1, 1;
 CHECK: wgmma.commit_group.sync.aligned
 CHECK-NOT: wgmma.wait_group
+CHECK-NOT: bar.sync
 CHECK: bra
 CHECK: wgmma.wait_group.sync.aligned 0
 """, tmp_path)

@@ -142,7 +142,8 @@ def _annotate(ctx: LoweringContext, loop) -> None:
         index = _async_dot(ctx, loop, loads)
         stage_bytes = sum(tile_bytes(ctx, load) for load in loads)
         if index is not None:
-            buffers = stages + 1 if _spare_buffer(ctx, stage_bytes, stages) else stages
+            buffers = stages + 1 if _spare_buffer(ctx, loop, stage_bytes, stages) \
+                else stages
         else:
             buffers = stages - 1 if _short_ring(ctx, loop, loads, stage_bytes, stages) \
                 else stages
@@ -507,13 +508,26 @@ def _blocks_per_sm(ctx: LoweringContext, smem: int) -> int:
                limits.threads // (32 * ctx.num_warps))
 
 
-def _spare_buffer(ctx: LoweringContext, stage_bytes: int, stages: int) -> bool:
+def _blocks_by_registers(ctx: LoweringContext, loop) -> int:
+    """The blocks per SM the registers of `loop`'s dots allow: their accumulators and a
+    few dozen registers for addresses, per thread (an estimate; ptxas allocates later)."""
+    threads = 32 * ctx.num_warps
+    registers = 40 + sum(math.prod(ir.RankedTensorType(dot.results[0].type).shape)
+                         for dot in dots_of(loop)) // threads
+    return sm_limits(ctx.arch).regs // (threads * registers)
+
+
+def _spare_buffer(ctx: LoweringContext, loop, stage_bytes: int, stages: int) -> bool:
     """Whether the ring of a loop with its dot in flight takes an S+1-th buffer: when it
-    stays within `_RING_BUDGET` and as many blocks fit on an SM with it as without (a
-    128 x 128 x 64 fp16 tile in 3 stages is 96 KB, two blocks on an H100's 228 KB, and
-    128 KB with the spare, one)."""
+    stays within `_RING_BUDGET` and as many blocks fit on an SM with it as without,
+    counting the blocks the registers allow too (a 128 x 128 x 64 fp16 tile in 3 stages
+    is 96 KB, two blocks on an H100's 228 KB, and 128 KB with the spare, one; attention's
+    128 x 128 accumulator beside 128 x 64 scores on 8 warps allows one block whatever the
+    ring)."""
     more, fewer = stage_bytes * (stages + 1), stage_bytes * stages
-    return more <= _RING_BUDGET and _blocks_per_sm(ctx, more) >= _blocks_per_sm(ctx, fewer)
+    by_registers = _blocks_by_registers(ctx, loop)
+    return more <= _RING_BUDGET and (min(by_registers, _blocks_per_sm(ctx, more))
+                                     >= min(by_registers, _blocks_per_sm(ctx, fewer)))
 
 
 def _short_ring(ctx: LoweringContext, loop, loads: list, stage_bytes: int,
@@ -527,11 +541,7 @@ def _short_ring(ctx: LoweringContext, loop, loads: list, stage_bytes: int,
     readers = [dot for load in loads for dot in ring_readers(load)]
     if stages < 3 or any(dot.parent != body.owner for dot in readers):
         return False
-    # the accumulators' registers (and a few dozen for addresses) may allow no more blocks
-    threads = 32 * ctx.num_warps
-    registers = 40 + sum(math.prod(ir.RankedTensorType(dot.results[0].type).shape)
-                         for dot in dots_of(loop)) // threads
-    by_registers = sm_limits(ctx.arch).regs // (threads * registers)
+    by_registers = _blocks_by_registers(ctx, loop)
     fewer, more = (min(by_registers, _blocks_per_sm(ctx, stage_bytes * n))
                    for n in (stages - 1, stages))
     return fewer > more
