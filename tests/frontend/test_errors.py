@@ -82,6 +82,18 @@ def arange_not_power_of_two(x_ptr):
 
 
 @triton.jit
+def full_not_power_of_two(x_ptr):
+    t = tl.full((33,), 1.0, tl.float32)  # <- error
+    tl.store(x_ptr + tl.arange(0, 32), tl.sum(t))
+
+
+@triton.jit
+def not_of_tuple(x_ptr):
+    flag = not (0, 0)  # <- error
+    tl.store(x_ptr, flag)
+
+
+@triton.jit
 def incompatible_shapes(x_ptr):
     a = tl.arange(0, 16)
     b = tl.arange(0, 32)
@@ -416,7 +428,10 @@ CASES = [
      CompilationError),
     (runtime_arange_bound, {**X, "n": "i32"}, {},
      "arange's start and end must be constexpr integers", CompilationError),
-    (arange_not_power_of_two, X, {}, "arange's range must be a power of 2, got 100",
+    (arange_not_power_of_two, X, {}, "arange's range must be a power of 2",
+     CompilationError),
+    (full_not_power_of_two, X, {}, "Shape element 0 must be a power of 2", CompilationError),
+    (not_of_tuple, X, {}, "`not (0, 0)`: unary operators do not apply to a tuple",
      CompilationError),
     (incompatible_shapes, X, {}, "incompatible shapes [16] and [32]", CompilationError),
     (dot_1d, X, {}, "dot operands must both be 2-D", CompilationError),
@@ -522,8 +537,12 @@ def test_error(fn, signature, constexprs, message, cls) -> None:
     assert err.filename == __file__
     text = str(err)
     assert f"{__file__}:{err.lineno}:" in text
-    assert MARKER in text  # the offending source line is quoted, with a caret below it
-    assert text.rstrip().endswith("^")
+    # the offending source line is quoted, a caret below it, and the message last
+    lines = text.splitlines()
+    caret = next(i for i, line in enumerate(lines) if line.strip() == "^")
+    assert MARKER in lines[caret - 1]
+    assert len(lines[caret]) == err.col_offset + 1
+    assert lines[-1] == err.message.splitlines()[-1]
     assert "Traceback" not in text
 
 

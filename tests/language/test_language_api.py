@@ -206,3 +206,17 @@ def test_must_use_result():
     with pytest.raises(triton.CompilationError, match="The result of cube is not being used. "
                                                       "Assign it."):
         triton.compile(drops_cube, {"out_ptr": "*fp32"}, {}, target="ttir")
+
+
+@triton.jit
+def print_types(x_ptr, N: tl.constexpr):
+    block = tl.load(x_ptr + tl.arange(0, N))
+    tl.static_print("", block)
+    tl.static_print("scalar", tl.load(x_ptr).to(tl.float16))
+    tl.static_print("2-D", tl.reshape(block, (2, N // 2)))
+
+
+def test_static_print_writes_tensors_as_triton_does(capsys):
+    triton.compile(print_types, {"x_ptr": "*i32"}, {"N": 128}, target="ttir")
+    assert capsys.readouterr().out.splitlines() == [
+        " int32[constexpr[128]]", "scalar fp16[]", "2-D int32[constexpr[2], constexpr[64]]"]

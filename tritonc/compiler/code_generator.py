@@ -369,6 +369,9 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         operand = self.visit(node.operand)
         if isinstance(operand, tensor):
             return getattr(operand, self._unary_methods[type(node.op)])(_semantic=self.semantic)
+        if isinstance(operand, tuple):
+            raise self.error(node, f"`{ast.unparse(node)}`: unary operators do not apply to "
+                             "a tuple")
         value = _unwrap(operand)
         ops = {ast.USub: lambda v: -v, ast.UAdd: lambda v: +v, ast.Invert: lambda v: ~v,
                ast.Not: lambda v: not v}

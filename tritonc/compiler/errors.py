@@ -40,12 +40,12 @@ class CompilationError(TritonError):
     def _format(self) -> str:
         where = f"{self.filename}:{self.lineno}:{self.col_offset + 1}"
         inside = f" in {self.kernel}" if self.kernel else ""
-        text = f"{where}{inside}: {self.message}"
-        if self.source_line:
-            # the position within the kernel's source as Triton gives it (the def is line 1)
-            text += f"\nat {self.local_line}:{self.col_offset}:"
-            text += f"\n{self.source_line}\n{' ' * self.col_offset}^"
-        return text
+        if not self.source_line:
+            return f"{where}{inside}: {self.message}"
+        # the position within the kernel's source as Triton gives it (the def is line 1),
+        # the line with a caret, and the message last, as Triton lays it out
+        return (f"{where}{inside}:\nat {self.local_line}:{self.col_offset}:\n"
+                f"{self.source_line}\n{' ' * self.col_offset}^\n{self.message}")
 
     def __reduce__(self):
         return (_rebuild, (self.__class__, self.__dict__.copy()))

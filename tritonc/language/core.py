@@ -144,6 +144,10 @@ class tensor:
     def __repr__(self) -> str:
         return f"tensor({self.type})"
 
+    def __str__(self) -> str:
+        """What `tl.static_print` shows of a tensor, as Triton writes it: `fp32[constexpr[128]]`."""
+        return f"{self.dtype}[{', '.join(repr(constexpr(d)) for d in self.shape)}]"
+
     @property
     def numel(self) -> constexpr:
         return constexpr(self.type.numel if self.type.is_block() else 1)

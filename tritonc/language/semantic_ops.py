@@ -49,12 +49,12 @@ class ShapeRules(SemanticCore):
                       T.int32)
 
     def check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
-        for d in shape:
+        for i, d in enumerate(shape):
             if not isinstance(d, int):
                 raise SemanticError(f"shape entries must be constexpr integers, got "
                                     f"{describe_value(d)}")
             if not is_power_of_two(d):
-                raise SemanticError(f"shape {list(shape)}: every dimension must be a power of 2")
+                raise SemanticError(f"Shape element {i} must be a power of 2")
         check_numel(shape)
         return tuple(shape)
 
@@ -65,7 +65,7 @@ class ShapeRules(SemanticCore):
             raise SemanticError(f"arange: end ({end}) must be greater than start ({start})")
         n = end - start
         if not is_power_of_two(n):
-            raise SemanticError(f"arange's range must be a power of 2, got {n}")
+            raise SemanticError("arange's range must be a power of 2")
         check_numel((n,))
         ty = T.block_type(T.int32, (n,))
         attrs = {"start": start, "end": end}
