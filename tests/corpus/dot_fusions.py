@@ -379,6 +379,52 @@ DOT_MINUS_CARRIED_STATS = kernel(
     make_case=_carried_stats_case, reference=_stats_ref,
 )
 
+
+
+@triton.jit
+def broadcast_product_sum(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                          BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """A matmul written without tl.dot: each block of K summed from the broadcast product
+    `a[:, :, None] * b[None, :, :]` into the accumulator; M, N and K ragged."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for start in range(0, K, BLOCK_K):
+        offs_k = start + tl.arange(0, BLOCK_K)
+        a = tl.load(a_ptr + offs_m[:, None] * K + offs_k[None, :],
+                    mask=(offs_m[:, None] < M) & (offs_k[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + offs_k[:, None] * N + offs_n[None, :],
+                    mask=(offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.sum(a[:, :, None] * b[None, :, :], axis=1) + acc
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+_BPS_M, _BPS_N, _BPS_K = 70, 45, 50
+
+
+def _bps_case(rng):
+    return Case({"a_ptr": rng.standard_normal((_BPS_M, _BPS_K)).astype(np.float32),
+                 "b_ptr": rng.standard_normal((_BPS_K, _BPS_N)).astype(np.float32),
+                 "c_ptr": np.full((_BPS_M, _BPS_N), np.nan, np.float32),
+                 "M": _BPS_M, "N": _BPS_N, "K": _BPS_K},
+                (-(-_BPS_M // 32), -(-_BPS_N // 32)), ("c_ptr",), rtol=1e-4, atol=1e-4)
+
+
+BROADCAST_PRODUCT_SUM = kernel(
+    broadcast_product_sum,
+    {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32"},
+    {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 16},
+    """
+    CHECK: scf.for
+    CHECK: arith.mulf {{.*}} : tensor<32x16x32xf32>
+    CHECK: "tt.reduce"({{.*}}) {axis = 1 : i32
+    """,
+    make_case=_bps_case,
+    reference=lambda args: {"c_ptr": args["a_ptr"].astype(np.float64)
+                            @ args["b_ptr"].astype(np.float64)},
+)
+
 KERNELS = [DOT_ROW_SOFTMAX, DOT_BIAS_RELU_COLSUM, DOT_CHAIN, BLOCK_PTR_MATMUL_BT,
            BLOCK_PTR_MATMUL_BT_RAGGED, DEQUANT_NIBBLES_DOT, DOT_MINUS_KEY_STATS,
-           DOT_MINUS_CARRIED_STATS]
+           DOT_MINUS_CARRIED_STATS, BROADCAST_PRODUCT_SUM]

@@ -131,6 +131,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
              "tritonc.passes.to_llvm.lowering"),
     PassInfo("cleanup", "tritonc.passes.ttgir.cleanup", "cleanup", ("upstream",)),
     PassInfo("loop-unroll", "tritonc.passes.ttir.loop_unroll", "loop_unroll"),
+    PassInfo("reduce-to-dot", "tritonc.passes.ttir.reduce_to_dot", "reduce_to_dot"),
     PassInfo("combine", "tritonc.passes.ttir.combine", "combine"),
     PassInfo("rewrite-block-pointers", "tritonc.passes.ttir.rewrite_block_pointers",
              "rewrite_block_pointers", ("descriptors",)),

@@ -69,6 +69,7 @@ def ttir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
     return (
         f"rewrite-block-pointers{{descriptors={'true' if tma else 'false'}}}",
         "cleanup",
+        "reduce-to-dot",
         "combine",
         "loop-invariant-code-motion",
         "loop-unroll",

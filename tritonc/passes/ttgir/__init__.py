@@ -23,3 +23,26 @@ def ops_named(module, name: str) -> list:
 
     module.operation.walk(visit)
     return found
+
+
+def combine_op(module, reduce) -> str | None:
+    """The name of the one op of `reduce`'s combine function (`tt.reduce`, `tt.scan`), when
+    the function is just that op on its two arguments (`arith.addf` for a sum), else
+    None."""
+    from mlir import ir
+
+    symbol = ir.FlatSymbolRefAttr(reduce.attributes["combine"]).value
+    for fn in module.body.operations:
+        if fn.operation.name != "func.func" or \
+                ir.StringAttr(fn.attributes["sym_name"]).value != symbol:
+            continue
+        block = fn.regions[0].blocks[0]
+        ops = list(block.operations)
+        if len(ops) != 2 or ops[1].name != "func.return":
+            return None
+        args = list(block.arguments)
+        if len(args) != 2 or set(ops[0].operands) != set(args) or \
+                list(ops[1].operands) != [ops[0].results[0]]:
+            return None
+        return ops[0].name
+    return None

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tritonc.passes.ttgir import ops_named
+from tritonc.passes.ttgir import combine_op, ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, SliceLayout, parse_layout
 
 _IDEMPOTENT = ("arith.maxnumf", "arith.maximumf", "arith.minnumf", "arith.minimumf",
@@ -112,26 +112,6 @@ def _used_only_by(value, op) -> bool:
     return user is not None and user == op
 
 
-def _combine_op(ir, module, reduce) -> str | None:
-    """The name of the one op of `reduce`'s combine function, when the function is just
-    that op on its two arguments (one of `COMBINES`)."""
-    symbol = ir.FlatSymbolRefAttr(reduce.attributes["combine"]).value
-    for fn in module.body.operations:
-        if fn.operation.name != "func.func" or \
-                ir.StringAttr(fn.attributes["sym_name"]).value != symbol:
-            continue
-        block = fn.regions[0].blocks[0]
-        ops = list(block.operations)
-        if len(ops) != 2 or ops[0].name not in COMBINES or ops[1].name != "func.return":
-            return None
-        args = list(block.arguments)
-        if len(args) != 2 or set(ops[0].operands) != set(args) or \
-                list(ops[1].operands) != [ops[0].results[0]]:
-            return None
-        return ops[0].name
-    return None
-
-
 def _match(ir, module, reduce) -> _Carried | None:
     """The loop-carried reduction `reduce` belongs to, when the pattern is exact."""
     if len(reduce.operands) != 1 or len(reduce.results) != 1:
@@ -148,7 +128,7 @@ def _match(ir, module, reduce) -> _Carried | None:
     index = next(u.operand_number for u in combine.results[0].uses)
     arg = body.arguments[1 + index]
     if set(combine.operands) != {arg, reduce.results[0]} or not _used_only_by(arg, combine) or \
-            _combine_op(ir, module, reduce) != combine.name:
+            combine_op(module, reduce) != combine.name or combine.name not in COMBINES:
         return None
     axis = ir.IntegerAttr(reduce.attributes["axis"]).value
     for source in _sources(ir, reduce):
