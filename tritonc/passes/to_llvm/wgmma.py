@@ -24,7 +24,9 @@ After (PTX of warpgroup g = warp / 4; one wgmma per 16-deep step kk of K):
     ...
     wgmma.commit_group.sync.aligned;
     wgmma.wait_group.sync.aligned 0;
-(`wait_group 1` for a dot a pipelined loop leaves in flight, see pipeline.py.)
+(`wait_group 1` for a dot a pipelined loop leaves in flight, see pipeline.py.) An fp8 dot
+with `max_num_imprecise_acc` P > 0 runs P columns of K at a time into zeroed registers,
+waits for them and adds them to the accumulator (`add.f32`, as Triton does on Hopper).
 With A in registers the operand is `{a0, a1, a2, a3}` of step kk and the immediate
 trans-a is absent: `{d...}, {a0, a1, a2, a3}, descB(kk), 1, 1, 1, trans-b;`.
 
@@ -365,36 +367,66 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         text = (f"wgmma.mma_async.sync.aligned.{shape} {{{outs}}}, "
                 f"${2 * regs}, ${2 * regs + 1}, {scales}{trans[0]};")
         extra = ["l", "l"]
-    _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
     steps = k // k_step
-    for kk in range(steps):
-        column = kk * k_step
-        desc_b = ctx.binop("arith.addi", b_desc, ctx.const(b_offset(column) >> 4, i64))
-        for r in range(reps):  # wgmma r accumulates the registers of the warps' tile r
-            if a_at == "registers":
-                inputs = [*fragments[r * steps + kk], desc_b]
-            else:
-                a_offset = r * slab_bytes + (column * 128 if a_m_major else along_k(column, m))
-                inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)),
-                          desc_b]
-            part = accs[r * regs:(r + 1) * regs]
-            accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs],
-                                                 _tied(part) + extra, regs,
-                                                 [v.type for v in part])
-    _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
+
+    def group(kks: range, accs: list) -> list:
+        """One committed group of wgmmas over the K steps `kks`, into `accs`."""
+        accs = list(accs)
+        _asm(ctx, "wgmma.fence.sync.aligned;", [], [])
+        for kk in kks:
+            column = kk * k_step
+            desc_b = ctx.binop("arith.addi", b_desc, ctx.const(b_offset(column) >> 4, i64))
+            for r in range(reps):  # wgmma r accumulates the registers of the warps' tile r
+                if a_at == "registers":
+                    inputs = [*fragments[r * steps + kk], desc_b]
+                else:
+                    a_offset = r * slab_bytes + (column * 128 if a_m_major
+                                                 else along_k(column, m))
+                    inputs = [ctx.binop("arith.addi", a_desc, ctx.const(a_offset >> 4, i64)),
+                              desc_b]
+                part = accs[r * regs:(r + 1) * regs]
+                accs[r * regs:(r + 1) * regs] = _asm(ctx, text, [*part, *inputs],
+                                                     _tied(part) + extra, regs,
+                                                     [v.type for v in part])
+        _asm(ctx, "wgmma.commit_group.sync.aligned;", [], [])
+        return accs
+
+    chunk = imprecise_chunk(ctx, op)
+    if chunk is None:
+        accs = group(range(steps), accs)
+    else:  # each `chunk` columns of K into zeros, then added in fp32
+        zero = ctx.const(0.0, accs[0].type)
+        for start in range(0, steps, chunk // k_step):
+            part = group(range(start, min(steps, start + chunk // k_step)),
+                         [zero] * len(accs))
+            part = wait_accumulators(ctx, part, 0)
+            accs = [ctx.binop("arith.addf", x, y) for x, y in zip(accs, part)]
     issue, after_wait = None, False
     if ctx.after_dot is not None and ctx.after_dot[0] == op.operation:
         _, issue, after_wait = ctx.after_dot
         ctx.after_dot = None
         if not after_wait:
             issue()
-    if op.results[0] in ctx.carried_dots:  # the next iteration's first wait settles it
+    if op.results[0] in ctx.carried_dots or chunk is not None:  # settled elsewhere, or done
         return [accs]
     out = wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)
     if issue is not None and after_wait:
         ctx.barrier()
         issue()
     return [out]
+
+
+def imprecise_chunk(ctx: LoweringContext, dot) -> int | None:
+    """The columns of K an fp8 wgmma dot accumulates into fresh registers before adding
+    them to its accumulator in fp32: its `max_num_imprecise_acc` when positive (the tensor
+    cores keep fewer mantissa bits when summing fp8 products), in whole 32-deep steps and
+    at most its K; None for other dots, which accumulate in place."""
+    limit = ir.IntegerAttr(dot.attributes["max_num_imprecise_acc"]).value \
+        if "max_num_imprecise_acc" in dot.attributes else 0
+    if limit <= 0 or wgmma_kinds(ir, dot)[0] not in ("e4m3", "e5m2"):
+        return None
+    k = ctx.shape(dot.operands[0].type)[1]
+    return max(32, min(limit, k) // 32 * 32)
 
 
 def wait_accumulators(ctx: LoweringContext, accs: list, pending: int) -> list:

@@ -70,7 +70,7 @@ from tritonc.passes.to_llvm.blocks import (
 )
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.memory import vector_width
-from tritonc.passes.to_llvm.wgmma import warpgroup_dot
+from tritonc.passes.to_llvm.wgmma import imprecise_chunk, warpgroup_dot
 from tritonc.passes.ttgir import defining_block, ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
@@ -465,12 +465,14 @@ def _async_dot(ctx: LoweringContext, loop, loads: list) -> int | None:
       carried value, settles it. So no op in a nested region may read that value (a wait
       there would not cover what follows), and the accumulators of all the dots must fit
       the registers one wgmma may take (WGMMA_ACCUMULATORS), else ptxas serializes the
-      wgmmas (flex attention's 128 x 128 scores on 4 warps)."""
+      wgmmas (flex attention's 128 x 128 scores on 4 warps).
+    None when a dot adds fp8 partial sums in fp32 (`wgmma.imprecise_chunk`): it waits for
+    them within the iteration."""
     if not async_wgmma():
         return None
     dots = dots_of(loop)
     if not dots or not all(warpgroup_dot(ctx, d) and _unstaged(ctx, loop, loads, d)
-                           for d in dots):
+                           and imprecise_chunk(ctx, d) is None for d in dots):
         return None
     block = loop.regions[0].blocks[0]
     dot = dots[-1]
