@@ -144,3 +144,35 @@ def test_dequant_matmul_on_the_gpu(arch, tile, m, n, k, a_dtype, b_col, wrap, sc
     _launch(a, b, scale, c, tile, scale_in_loop, wrap, arch=arch)
     torch.testing.assert_close(c.double(), _reference(a, b, scale, scale_in_loop), rtol=2e-3,
                                atol=2e-2)
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("tile", [(16, 64, 128, 4), (128, 128, 64, 8)])
+def test_packed_weights_repeating_down_k_are_copied_through_l1(arch, tile):
+    """4-bit weights packed eight to a word (benchmarks/inference_kernels.py, GPTQ style):
+    the word tile's pointers repeat down each group of 8 rows (`offs_k // 8`), so its
+    16-byte copies go through L1 (`cp.async.ca`), where the repeats hit; the activations',
+    each address once, stay L2-only (`cp.async.cg`)."""
+    import re
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from inference_kernels import matmul_w4a16
+
+    bm, bn, bk, warps = tile
+    sig = {"a_ptr": "*fp16", "b_ptr": "*i32", "scales_ptr": "*fp16", "zeros_ptr": "*fp16",
+           "c_ptr": "*fp16", **{n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk",
+                                                  "stride_cm", "stride_g", "group_size")}}
+    ptx = tritonc.compile(matmul_w4a16, sig, dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                                  GROUP_M=8),
+                          target=f"cuda:{arch}", num_warps=warps, num_stages=3,
+                          divisible_by_16={"a_ptr", "b_ptr", "scales_ptr", "zeros_ptr",
+                                           "c_ptr", "N", "K", "stride_am", "stride_bk",
+                                           "stride_cm", "stride_g"}).asm["ptx"]
+    copies = re.findall(r"cp\.async\.(c[ag])\.shared\.global \[[^\]]*\], \[[^\]]*\], (\d+)", ptx)
+    words = bk * bn * 4 // (16 * 32 * warps)  # 16-byte copies of the word tile a thread
+    acts = bm * bk * 2 // (16 * 32 * warps)
+    # issued for the prologue's two stages and in the loop
+    assert copies.count(("ca", "16")) == words * 3
+    assert copies.count(("cg", "16")) == max(acts, 1) * 3

@@ -60,6 +60,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tritonc.passes.to_llvm import tma
+from tritonc.passes.to_llvm.axis_along import analysis_along
 from tritonc.passes.to_llvm.axis_info import element_bytes
 from tritonc.passes.to_llvm.blocks import block_addresses, descriptor_addresses, is_block_pointer
 from tritonc.passes.to_llvm.context import LoweringContext, LoweringError, ir
@@ -158,6 +159,14 @@ def evaluate(ctx: LoweringContext, ops, bindings: dict, wanted, guard=None) -> l
     return out
 
 
+def _repeats(ctx: LoweringContext, load) -> bool:
+    """Whether `load` reads each address more than once (runs of equal pointers along a
+    dimension: 4-bit weights packed 8 to a word, `offs_k // 8`). Its copies then go
+    through L1 (`cp.async.ca`), where the repeats hit, instead of each to L2."""
+    along = analysis_along(ctx)
+    return any(along.get(load.operands[0], d).constancy > 1 for d in range(2))
+
+
 def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
     """Copy every pipelined tile of one iteration into buffer `stage` (an i32): TMA
     tiles (their `ptrs` are their coordinates) by thread 0, the others by cp.async."""
@@ -180,7 +189,7 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         nbytes = elem * vec
         base = ctx.binop("arith.addi", stage_base, ctx.i32(offset))
         coords = ctx.coordinates(ty)
-        kind = "cg" if nbytes == 16 else "ca"
+        kind = "cg" if nbytes == 16 and not _repeats(ctx, load) else "ca"
         flip = load in p.transposed
         if flip:
             rows, row_len = row_len, rows
