@@ -195,3 +195,22 @@ def test_fp8_rows_an_unknown_stride_apart_load_byte_by_byte(ty):
     ptx = k.asm["ptx"]
     assert set(re.findall(r"ld\.global[.\w]*", ptx)) == {"ld.global.b8"}
     assert "st.global.b32" in ptx
+
+
+@tritonc.jit
+def _square_dot(out_ptr, DT: tl.constexpr):
+    a = tl.full((64, 64), 1.0, DT)
+    tl.store(out_ptr + tl.arange(0, 64), tl.sum(tl.dot(a, a), axis=1))
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+@pytest.mark.parametrize("name", ["fp8e4b15", "fp8e4nv"])
+def test_fp8e4b15_dots_warn_from_hopper_on(arch, name):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tritonc.compile(_square_dot, {"out_ptr": "*fp32"}, {"DT": C.FORMATS[name][0]},
+                        target=f"cuda:{arch}", override={"ptx": "", "cubin": b""})
+    deprecated = [w for w in caught if "fp8e4b15 is deprecated on Hopper" in str(w.message)]
+    assert len(deprecated) == (arch >= 90 and name == "fp8e4b15")

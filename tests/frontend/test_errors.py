@@ -705,3 +705,25 @@ def test_long_sum_compiles() -> None:
     kernel.interpret = True
     kernel[(1,)](x)
     assert x[0] == np.float32(1.5 * sum(range(400)))
+
+
+@triton.jit
+def _scaled_dot_wrong_scale(x_ptr):
+    a = tl.full((32, 64), 0, tl.uint8)
+    b = tl.full((64, 32), 0, tl.uint8)
+    lhs_scale = tl.full((32, 4), 127, tl.uint8)
+    rhs_scale = tl.full((32, 2), 127, tl.uint8)
+    c = tl.dot_scaled(a, lhs_scale, "e5m2", b, rhs_scale, "e5m2")  # <- error
+    tl.store(x_ptr + tl.arange(0, 32), tl.sum(c, axis=1))
+
+
+def test_errors_inside_library_functions_point_at_the_kernel() -> None:
+    """A bad argument to a function the language writes in itself (tl.dot_scaled) is an
+    error at the kernel's call, chained to what went wrong, not to the library's insides."""
+    with pytest.raises(CompilationError) as info:
+        triton.compile(_scaled_dot_wrong_scale, X, {})
+    err = info.value
+    assert err.lineno == marked_line(_scaled_dot_wrong_scale)
+    assert err.filename == __file__
+    assert str(err.__cause__) == "lhs_scale must be a tensor of shape [32, 2]. Got ['32', '4']"
+    assert not isinstance(err.__cause__, CompilationError)

@@ -41,6 +41,19 @@ class KernelReturn(Exception):
 _INLINE = object()  # call_noinline's answer for a function it leaves to be inlined
 
 
+def _cause(fn: JITFunction, error: CompilationError) -> BaseException:
+    """What an error in a call to `fn` is chained to: for a function of the language's
+    own library (`tl.dot_scaled`, `tl.sort`, ...), the first exception that is not a
+    CompilationError (the user's kernel, not the library's insides, is where it points);
+    else the callee's CompilationError itself."""
+    if not getattr(fn.fn, "__module__", "").startswith("tritonc.language"):
+        return error
+    cause: BaseException = error
+    while isinstance(cause, CompilationError) and cause.__cause__ is not None:
+        cause = cause.__cause__
+    return cause
+
+
 def _has_descriptor(values) -> bool:
     """Whether any of `values` (or an item of a tuple among them) is a tensor descriptor."""
     values = [_unwrap(v) for v in values]
@@ -635,7 +648,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         except CompilationError as e:
             if node is None:
                 raise
-            raise self.error(node, f"in call to {fn.__name__}: {e.message}", type(e)) from e
+            raise self.error(node, f"in call to {fn.__name__}: {e.message}",
+                             type(e)) from _cause(fn, e)
         return callee.ret_value
 
     def call_noinline(self, fn: JITFunction, scope: dict, node: ast.AST | None) -> Any:
@@ -667,7 +681,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             except CompilationError as e:
                 if node is None:
                     raise
-                raise self.error(node, f"in call to {fn.__name__}: {e.message}") from e
+                raise self.error(node, f"in call to {fn.__name__}: {e.message}") \
+                    from _cause(fn, e)
             ret = callee.ret_value
             outs = list(ret) if isinstance(ret, tuple) else ([] if ret is None else [ret])
             if _has_descriptor(outs):

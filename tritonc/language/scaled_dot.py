@@ -37,10 +37,17 @@ def _e2m1_values(nibble):
     return tl.where((nibble & 8) != 0, -magnitude, magnitude)
 
 
+@constexpr_function
+def _check_scale(name: str, shape, rows: int, groups: int) -> None:
+    if list(shape) != [rows, groups]:
+        raise ValueError(f"{name} must be a tensor of shape {[rows, groups]}. "
+                         f"Got {[str(d) for d in shape]}")
+
+
 @jit
-def _decode(x, scale, format: tl.constexpr, compute: tl.constexpr):
+def _decode(x, scale, format: tl.constexpr, compute: tl.constexpr, name: tl.constexpr):
     """A [rows, K] tile in `compute` from a [rows, K (packed)] operand and its optional
-    [rows, K // 32] e8m0 or [rows, K // 16] e4m3 scale."""
+    [rows, K // 32] e8m0 or [rows, K // 16] e4m3 scale (`name` in errors)."""
     if format == "e2m1":
         low = _e2m1_values(x & 15)
         high = _e2m1_values((x >> 4) & 15)
@@ -61,6 +68,7 @@ def _decode(x, scale, format: tl.constexpr, compute: tl.constexpr):
             GROUP: tl.constexpr = 32
             factor = (scale.to(tl.uint32) << 23).to(tl.float32, bitcast=True)
             factor = tl.where(scale == 255, float("nan"), factor)
+        _check_scale(name, scale.shape, ROWS, K // GROUP)
         factor = tl.reshape(tl.broadcast_to(factor[:, :, None], [ROWS, K // GROUP, GROUP]),
                             [ROWS, K])
         values = (values.to(tl.float32) * factor).to(compute)
@@ -75,6 +83,6 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale,
     """lhs @ rhs of microscaled operands (see the module docstring), plus `acc`."""
     tl.static_assert(lhs_k_pack and rhs_k_pack, "dot_scaled: only operands packed along K")
     compute: tl.constexpr = _compute_dtype(lhs_format, rhs_format)
-    a = _decode(lhs, lhs_scale, lhs_format, compute)
-    b = tl.trans(_decode(tl.trans(rhs), rhs_scale, rhs_format, compute))
+    a = _decode(lhs, lhs_scale, lhs_format, compute, "lhs_scale")
+    b = tl.trans(_decode(tl.trans(rhs), rhs_scale, rhs_format, compute, "rhs_scale"))
     return tl.dot(a, b, acc, out_dtype=out_dtype)

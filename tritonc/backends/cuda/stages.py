@@ -8,7 +8,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            become tensors of pointers and masks, as pointer tiles are written; on sm_90
            with `launch_tensormaps`, a dot's tile in a loop that TMA can copy becomes a
            descriptor load),
-           cleanup (CSE and DCE of pure tt ops, canonicalize, cse), combine
+           cleanup (CSE and DCE of pure tt ops, canonicalize, cse), reduce-to-dot
+           (a sum of broadcast products is a dot), combine
            (`acc += tl.dot(a, b)` accumulates in the dot), loop-invariant code motion,
            loop-unroll (`tl.range(loop_unroll_factor=k)`), symbol-dce
     ttgir  ttgir_passes(): convert-to-ttgir (module attributes ttg.num-warps,
@@ -52,6 +53,7 @@ compiles on its own.
 from __future__ import annotations
 
 import re
+import warnings
 
 from tritonc.aot.occupancy import occupancy, sm_limits
 from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
@@ -100,7 +102,11 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
 
 
 def make_ttir(module, metadata: dict, options: CUDAOptions, target: str):
-    """TTIR -> TTIR, in place."""
+    """TTIR -> TTIR, in place. Warns, as Triton does, of fp8e4b15 dots from Hopper on."""
+    if int(target.split(":")[1]) >= 90 and re.search(r'"tt\.dot"\(.*f8E4M3B11FNUZ', str(module)):
+        warnings.warn("the use of fp8e4b15 is deprecated on Hopper and later architectures "
+                      "and can be much slower than fp8e4nv (float8e4nv)", UserWarning,
+                      stacklevel=2)
     return run_passes(module, ttir_passes(options, target))
 
 
