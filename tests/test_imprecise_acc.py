@@ -1,5 +1,6 @@
-"""fp8 dots with `max_num_imprecise_acc` on Hopper: each P columns of K are summed by the
-tensor cores into zeroed registers and added to the accumulator in fp32, so the PTX holds
+"""fp8 dots with `max_num_imprecise_acc` on Hopper (wgmma, or mma.sync for a tile wgmma
+does not take): each P columns of K are summed by the tensor cores into zeroed registers
+and added to the accumulator in fp32, so the PTX holds
 (BLOCK_M x BLOCK_N / threads) x (BLOCK_K / P) `add.f32` (Triton's count); without it the
 wgmmas accumulate in place. On the GPU the result matches a float64 reference of the fp8
 values, for ragged M, N and K."""
@@ -47,7 +48,9 @@ def _compile(tiles, imprecise, num_warps):
                            num_warps=num_warps, num_stages=3)
 
 
-@pytest.mark.parametrize("tiles,num_warps", [((128, 256, 128), 8), ((64, 64, 64), 4)])
+# wgmma tiles, and a 64 x 64 tile on 8 warps, which mma.sync (m16n8k32) multiplies
+@pytest.mark.parametrize("tiles,num_warps", [((128, 256, 128), 8), ((64, 64, 64), 4),
+                                             ((64, 64, 64), 8)])
 @pytest.mark.parametrize("imprecise", [0, 32, 64, 128])
 def test_partial_sums_are_added_in_fp32(tiles, num_warps, imprecise):
     if imprecise > tiles[2]:
@@ -55,19 +58,22 @@ def test_partial_sums_are_added_in_fp32(tiles, num_warps, imprecise):
     ptx = _compile(tiles, imprecise, num_warps).asm["ptx"]
     bm, bn, bk = tiles
     per_thread = bm * bn // (32 * num_warps)
-    wgmmas = ptx.count("wgmma.mma_async")
-    assert wgmmas > 0 and ".e4m3.e4m3" in ptx
+    wgmma = "wgmma.mma_async" in ptx
+    assert ".e4m3.e4m3" in ptx and wgmma == (num_warps == 4 or bm == 128)
     if imprecise == 0:
         assert "add.f32" not in ptx
-        assert "wgmma.wait_group.sync.aligned 1;" in ptx  # accumulates in place, in flight
+        if wgmma:
+            assert "wgmma.wait_group.sync.aligned 1;" in ptx  # accumulates in place, in flight
     else:
         assert ptx.count("add.f32") == per_thread * (bk // imprecise)
-        assert ptx.count("wgmma.commit_group") == bk // imprecise
+        if wgmma:
+            assert ptx.count("wgmma.commit_group") == bk // imprecise
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("imprecise", [0, 32, 128])
-def test_fp8_matmul_matches_float64(imprecise):
+@pytest.mark.parametrize("tiles,num_warps", [((128, 256, 128), 8), ((64, 64, 64), 8)])
+@pytest.mark.parametrize("imprecise", [0, 32, 64])
+def test_fp8_matmul_matches_float64(tiles, num_warps, imprecise):
     if not torch.cuda.is_available() or torch.cuda.get_device_capability()[0] < 9:
         pytest.skip("needs an sm_90 GPU")
     m, n, k = 200, 300, 520
@@ -75,9 +81,10 @@ def test_fp8_matmul_matches_float64(imprecise):
     a = (torch.randn(m, k, generator=gen) * 0.5).to(torch.float8_e4m3fn)
     b = (torch.randn(n, k, generator=gen) * 0.5).to(torch.float8_e4m3fn)
     c = torch.full((m, n), float("nan"), device="cuda")
-    fp8_matmul[(_cdiv(m, 128), _cdiv(n, 256))](
-        a.cuda(), b.cuda(), c, m, n, k, BLOCK_M=128, BLOCK_N=256, BLOCK_K=128,
-        IMPRECISE=imprecise, num_warps=8, num_stages=3)
+    bm, bn, bk = tiles
+    fp8_matmul[(_cdiv(m, bm), _cdiv(n, bn))](
+        a.cuda(), b.cuda(), c, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+        IMPRECISE=imprecise, num_warps=num_warps, num_stages=3)
     want = a.double() @ b.double().T
     # in place the tensor cores round the running sum; added in fp32 every P columns less
     atol = 5e-2 if imprecise == 0 else 1e-2

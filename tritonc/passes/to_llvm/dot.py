@@ -37,7 +37,7 @@ from tritonc.passes.to_llvm.fragments import register_fragments
 from tritonc.passes.to_llvm.lowering import lowering
 from tritonc.passes.to_llvm.shape import Staged, stage
 from tritonc.passes.to_llvm.tile_index import swizzled_index
-from tritonc.passes.to_llvm.wgmma import lower_warpgroup_dot, warpgroup_dot
+from tritonc.passes.to_llvm.wgmma import imprecise_chunk, lower_warpgroup_dot, warpgroup_dot
 from tritonc.passes.ttgir.layouts import DotOperandLayout, MmaLayout
 
 
@@ -110,7 +110,7 @@ def _mma(ctx: LoweringContext, op) -> list:
         frag = _ELEMENTWISE.get(kind) or _fp8_fragments(kind, str(ctx.element_type(b.type)))
         return [_mma_elementwise(ctx, frag, list(ctx.get(c)), staged_a, staged_b, warp_row,
                                  warp_col, (bm, bn, k_dim), layout.row_step,
-                                 b_transposed=bytewise)]
+                                 b_transposed=bytewise, chunk=imprecise_chunk(ctx, op))]
 
     lane_row = ctx.binop("arith.andi", ctx.lane, ctx.i32(15))  # rows for ldmatrix
     lane_col8 = ctx.binop("arith.muli", ctx.binop("arith.shrui", ctx.lane, ctx.i32(4)),
@@ -261,12 +261,14 @@ def _fp8_fragments(a_kind: str, b_kind: str) -> _Fragments:
 
 def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_a, staged_b,
                      warp_row, warp_col, block: tuple, row_step: int,
-                     b_transposed: bool = False) -> list:
+                     b_transposed: bool = False, chunk: int | None = None) -> list:
     """fp32 operands with `input_precision="tf32"` (`mma.sync.aligned.m16n8k8` on tf32)
     and 8-bit ones (`m16n8k32`): one mma for every 16 x 8 tile of the warp's (its 16-row
     tiles `row_step` apart) and every `frag.k`-deep step of K, the operands read from
     their staged copies (see `_Fragments`; B staged as N x K when `b_transposed`, as the
-    8-bit kinds need)."""
+    8-bit kinds need). With `chunk` (fp8 and `max_num_imprecise_acc`, see
+    `wgmma.imprecise_chunk`) each `chunk` columns of K go into zeroed registers, then
+    added to the accumulator."""
     bm, bn, k_dim = block
     group = ctx.binop("arith.shrui", ctx.lane, ctx.i32(2))
     t = ctx.binop("arith.muli", ctx.binop("arith.andi", ctx.lane, ctx.i32(3)),
@@ -288,15 +290,22 @@ def _mma_elementwise(ctx: LoweringContext, frag: _Fragments, accs: list, staged_
             return ctx.value("llvm.load", [ctx.smem_ptr(word, i32, staged.offset)], i32)
         return frag.pack(ctx, [staged.load(ctx, [row, col])])
 
-    for kk in range(k_dim // frag.k):
-        b_frags = [[register(staged_b, n, at(t, frag.k * kk + r)) if b_transposed else
-                    register(staged_b, at(t, frag.k * kk + r), n) for r in frag.b_rows]
-                   for n in cols]
-        for i in range(bm // 16):
-            a_frag = [register(staged_a, at(rows, row_step * i + 8 * h), at(t, frag.k * kk + c))
-                      for h, c in zip(frag.a_rows, frag.a_cols)]
-            for j, b_frag in enumerate(b_frags):
-                _mma_tile(ctx, asm, a_frag, b_frag, accs, (i * n_tiles + j) * 4)
+    steps = k_dim // frag.k
+    per = steps if chunk is None else chunk // frag.k
+    for start in range(0, steps, per):
+        part = accs if chunk is None else [ctx.const(0.0, accs[0].type)] * len(accs)
+        for kk in range(start, min(steps, start + per)):
+            b_frags = [[register(staged_b, n, at(t, frag.k * kk + r)) if b_transposed else
+                        register(staged_b, at(t, frag.k * kk + r), n) for r in frag.b_rows]
+                       for n in cols]
+            for i in range(bm // 16):
+                a_frag = [register(staged_a, at(rows, row_step * i + 8 * h),
+                                   at(t, frag.k * kk + c))
+                          for h, c in zip(frag.a_rows, frag.a_cols)]
+                for j, b_frag in enumerate(b_frags):
+                    _mma_tile(ctx, asm, a_frag, b_frag, part, (i * n_tiles + j) * 4)
+        if chunk is not None:  # the chunk's partial sums added in fp32
+            accs = [ctx.binop("arith.addf", x, y) for x, y in zip(accs, part)]
     return accs
 
 

@@ -417,10 +417,11 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
 
 
 def imprecise_chunk(ctx: LoweringContext, dot) -> int | None:
-    """The columns of K an fp8 wgmma dot accumulates into fresh registers before adding
-    them to its accumulator in fp32: its `max_num_imprecise_acc` when positive (the tensor
-    cores keep fewer mantissa bits when summing fp8 products), in whole 32-deep steps and
-    at most its K; None for other dots, which accumulate in place."""
+    """The columns of K an fp8 tensor-core dot (wgmma, or mma.sync m16n8k32) accumulates
+    into fresh registers before adding them to its accumulator in fp32: its
+    `max_num_imprecise_acc` when positive (the tensor cores keep fewer mantissa bits when
+    summing fp8 products), in whole 32-deep steps and at most its K; None for other dots,
+    which accumulate in place."""
     limit = ir.IntegerAttr(dot.attributes["max_num_imprecise_acc"]).value \
         if "max_num_imprecise_acc" in dot.attributes else 0
     if limit <= 0 or wgmma_kinds(ir, dot)[0] not in ("e4m3", "e5m2"):
