@@ -220,3 +220,31 @@ def test_static_print_writes_tensors_as_triton_does(capsys):
     triton.compile(print_types, {"x_ptr": "*i32"}, {"N": 128}, target="ttir")
     assert capsys.readouterr().out.splitlines() == [
         " int32[constexpr[128]]", "scalar fp16[]", "2-D int32[constexpr[2], constexpr[64]]"]
+
+
+@triton.jit
+def nested_hints(out_ptr, n):
+    k = 1
+    for i in tl.range(0, n, flatten=True):
+        for j in tl.range(0, n, warp_specialize=True, disallow_acc_multi_buffer=True):
+            tl.store(out_ptr + i * 8 + j, k)
+            k += 1
+
+
+def test_range_hints_are_recorded_on_their_loops():
+    """flatten, warp_specialize and disallow_acc_multi_buffer are recorded on the scf.for
+    they were given to, as Triton's TTIR has them (tritonc does not act on them), and the
+    loops still compute what they say."""
+    import re
+
+    ttir = triton.compile(nested_hints, {"out_ptr": "*i32", "n": "i32"}, {},
+                          target="ttir").asm["ttir"]
+    loops = [m.group(0) for m in re.finditer(r"\} \{[^}]*\}", ttir)]
+    assert loops == ["} {tt.disallow_acc_multi_buffer, tt.warp_specialize}",
+                     "} {tt.flatten}"], loops
+    out = torch.full((64,), -1, dtype=torch.int32)
+    triton.JITFunction(nested_hints.fn, interpret=True)[(1,)](out, 5)
+    want = torch.full((64,), -1, dtype=torch.int32)
+    for i in range(5):
+        want[i * 8:i * 8 + 5] = torch.arange(1 + 5 * i, 6 + 5 * i)
+    assert torch.equal(out, want)

@@ -338,6 +338,8 @@ class ControlFlowMixin:
                             ("tt.loop_unroll_factor", iterator.loop_unroll_factor)):
             if value is not None:
                 builder.set_op_attr(loop, name, int(value))
+        for name in iterator.flags:
+            builder.set_unit_attr(loop, name)
         if iterator.disable_licm:
             builder.disable_licm(loop)
         saved_ip = builder.ip

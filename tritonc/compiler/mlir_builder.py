@@ -246,6 +246,11 @@ class MLIRBuilder:
             op.operation.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32),
                                                                value)
 
+    def set_unit_attr(self, op, name: str) -> None:
+        """A unit attribute on an op (`tt.flatten` on an scf.for)."""
+        with self.context:
+            op.operation.attributes[name] = ir.UnitAttr.get()
+
     def disable_licm(self, loop) -> None:
         """Keep LLVM's loop-invariant code motion out of `loop` (an scf.for or scf.while):
         the loop annotation that reaches its back edge as `llvm.licm.disable`."""

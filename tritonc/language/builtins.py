@@ -542,6 +542,10 @@ class range:  # noqa: A001 (the language's own range)
         self.num_stages = _unwrap(num_stages)
         self.loop_unroll_factor = _unwrap(loop_unroll_factor)
         self.disable_licm = bool(_unwrap(disable_licm))
+        # recorded on the loop as Triton records them (tt.flatten, ...); not acted on
+        self.flags = [name for name, on in (
+            ("tt.flatten", flatten), ("tt.warp_specialize", warp_specialize),
+            ("tt.disallow_acc_multi_buffer", disallow_acc_multi_buffer)) if _unwrap(on)]
 
 
 class condition:
