@@ -60,6 +60,7 @@ from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
 from tritonc.backends.cuda.options import CUDAOptions
 from tritonc.backends.cuda.ptxas import PtxasError, compile_ptx
 from tritonc.passes import run_passes
+from tritonc.passes.ttgir import ops_named
 
 
 def ttir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
@@ -103,7 +104,8 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
 
 def make_ttir(module, metadata: dict, options: CUDAOptions, target: str):
     """TTIR -> TTIR, in place. Warns, as Triton does, of fp8e4b15 dots from Hopper on."""
-    if int(target.split(":")[1]) >= 90 and re.search(r'"tt\.dot"\(.*f8E4M3B11FNUZ', str(module)):
+    if int(target.split(":")[1]) >= 90 and any(
+            "f8E4M3B11FNUZ" in str(dot.operands[0].type) for dot in ops_named(module, "tt.dot")):
         warnings.warn("the use of fp8e4b15 is deprecated on Hopper and later architectures "
                       "and can be much slower than fp8e4nv (float8e4nv)", UserWarning,
                       stacklevel=2)
