@@ -50,6 +50,10 @@ def __getattr__(name: str):
         from tritonc.runtime import autotuner
 
         return getattr(autotuner, name)
+    if name == "constexpr_function":  # `@triton.constexpr_function`, as Triton exports it
+        from tritonc.language.standard import constexpr_function
+
+        return constexpr_function
     if name in ("reinterpret", "TensorWrapper"):
         from tritonc.runtime import tensor_wrapper
 

@@ -248,3 +248,28 @@ def test_range_hints_are_recorded_on_their_loops():
     for i in range(5):
         want[i * 8:i * 8 + 5] = torch.arange(1 + 5 * i, 6 + 5 * i)
     assert torch.equal(out, want)
+
+
+@triton.constexpr_function
+def _padded(n, multiple):
+    return (n + multiple - 1) // multiple * multiple
+
+
+@triton.jit
+def padded_range(out_ptr, N: tl.constexpr):
+    P: tl.constexpr = _padded(N, 16)
+    offs = tl.arange(0, P)
+    tl.store(out_ptr + offs, offs + P)
+
+
+def test_constexpr_function_from_the_package_runs_at_compile_time():
+    """`@triton.constexpr_function`, as Triton exports it: called from a kernel on
+    constexprs while compiling (its result sizes a range), and from Python as is."""
+    assert _padded(30, 16) == 32
+    out = torch.full((64,), -1, dtype=torch.int32)
+    triton.JITFunction(padded_range.fn, interpret=True)[(1,)](out, N=30)
+    want = torch.full((64,), -1, dtype=torch.int32)
+    want[:32] = torch.arange(32) + 32
+    assert torch.equal(out, want)
+    ttir = triton.compile(padded_range, {"out_ptr": "*i32"}, {"N": 30}, target="ttir").asm["ttir"]
+    assert "end = 32 : i32" in ttir
