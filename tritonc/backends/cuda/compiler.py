@@ -15,6 +15,7 @@ from tritonc.backends.base import Backend, Stage
 from tritonc.backends.cuda.options import (
     CUDAOptions,
     async_wgmma,
+    line_info,
     planned_conversions,
     tma_copies,
 )
@@ -52,5 +53,6 @@ class CUDABackend(Backend):
                         for name, path in sorted(knobs.nvidia.overrides().items()))
         return (f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
                 + ("" if async_wgmma() else ":wgmma-wait-all")
-                + ("" if tma_copies() else ":no-tma") + tools)
+                + ("" if tma_copies() else ":no-tma")
+                + ("" if line_info() else ":no-line-info") + tools)
 

@@ -9,6 +9,11 @@ Steps:
      module that is already in the LLVM/NVVM dialects), then `check_llvm_types`
      (type_guard.py): a type LLVM has no equivalent for is a CompilationError, where the
      translation of step 3 would abort the process;
+     With `line_info`, `ensure-debug-info-scope-on-llvm-func` then gives each function a
+     debug scope in which the ops' source locations (the kernel's file, line and column,
+     from the code generator) become `!dbg` line records: the PTX gets `.file` and
+     `.loc` directives and nothing else of debug information (`DebugDirectivesOnly`,
+     so no `.target ..., debug`, which ptxas refuses with -O3);
   2. `mark_functions`: the `contract` fast-math flag on every float multiply, add and
      subtract when fp fusion is on (so the NVPTX back end fuses a*b+c into `fma.rn`, as
      Triton's `enable_fp_fusion` does), and the target chip as each function's
@@ -96,9 +101,14 @@ def _run(module: ir.Module, passes: tuple[str, ...]) -> None:
     PassManager.parse(pipeline(passes), context=module.context).run(module.operation)
 
 
-def lower_to_llvm_dialect(module: ir.Module) -> None:
-    """Run `LLVM_DIALECT_PASSES` on `module` (an `ir.Module`) in place."""
-    _run(module, LLVM_DIALECT_PASSES)
+# the kernel's source lines as PTX `.loc` directives (step 1)
+LINE_INFO_PASS = "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly}"
+
+
+def lower_to_llvm_dialect(module: ir.Module, line_info: bool = False) -> None:
+    """Run `LLVM_DIALECT_PASSES` (and with `line_info`, `LINE_INFO_PASS`) on `module` (an
+    `ir.Module`) in place."""
+    _run(module, LLVM_DIALECT_PASSES + ((LINE_INFO_PASS,) if line_info else ()))
 
 
 def _bitcode(module: ir.Module, chip: str, ptx_version: int) -> bytes:
@@ -142,7 +152,7 @@ def mark_functions(module: ir.Module, chip: str, fp_fusion: bool) -> None:
 
 def mlir_to_llvm_ir(mlir_module: str | ir.Module, kernel_name: str, arch: int | str,
                     ptx_version: int | None = None, fp_fusion: bool = True,
-                    libdevice: str | None = None) -> str:
+                    libdevice: str | None = None, line_info: bool = False) -> str:
     """The LLVM IR after O3 of `kernel_name` in `mlir_module` (text or `ir.Module`, left
     unchanged): steps 1 to 4 of the module docstring."""
     mlir_ir = mlir_loader.load()
@@ -154,7 +164,7 @@ def mlir_to_llvm_ir(mlir_module: str | ir.Module, kernel_name: str, arch: int | 
         context = mlir_module.context
         module = mlir_module.operation.clone()
     with context:
-        lower_to_llvm_dialect(module)
+        lower_to_llvm_dialect(module, line_info)
         check_llvm_types(module, kernel_name)
         mark_functions(module, _chip(arch), fp_fusion)
         bitcode = _bitcode(module, _chip(arch), version)

@@ -57,6 +57,16 @@ def tma_copies() -> bool:
     return os.environ.get("TRITONC_TMA", "1").lower() not in ("0", "false", "no", "off")
 
 
+def line_info() -> bool:
+    """Whether the PTX carries the kernel's source lines (`.loc`) and ptxas keeps them in
+    the cubin (`-lineinfo`), for profilers' source views and compute-sanitizer's reports,
+    as Triton does; `knobs.compilation.disable_line_info` (TRITONC_DISABLE_LINE_INFO=1)
+    leaves them out. It changes the PTX, so it joins the backend's hash."""
+    from tritonc import knobs
+
+    return not knobs.compilation.disable_line_info
+
+
 class NumWarpsError(ValueError, AssertionError):
     """`num_warps` is not a power of two from 1 to 32. A ValueError, as every bad option
     is, and an AssertionError too: the error Triton raises for it."""

@@ -89,7 +89,8 @@ def _file_stem(kernel_name: str) -> str:
 def compile_ptx(ptx: str, arch: int | str, kernel_name: str,
                 maxnreg: int | None = None) -> tuple[bytes, dict]:
     """(cubin, resource usage of `kernel_name`) from `ptxas -arch=sm_<arch> -v -O3`, with at
-    most `maxnreg` registers per thread when given."""
+    most `maxnreg` registers per thread when given, and `-lineinfo` when the PTX has line
+    directives."""
     number, suffix = parse_arch(arch)
     ptxas = knobs.ptxas_path()
     workdir = tempfile.mkdtemp(prefix="tritonc-ptxas-")
@@ -97,6 +98,8 @@ def compile_ptx(ptx: str, arch: int | str, kernel_name: str,
     with open(f"{stem}.ptx", "w") as f:
         f.write(ptx)
     command = [ptxas, f"-arch=sm_{number}{suffix}", "-v", "-O3", f"{stem}.ptx"]
+    if "\t.loc\t" in ptx:  # the kernel's source lines, kept in the cubin
+        command.append("-lineinfo")
     if maxnreg:
         command.append(f"-maxrregcount={maxnreg}")
     command += ["-o", f"{stem}.cubin"]

@@ -57,7 +57,7 @@ import warnings
 
 from tritonc.aot.occupancy import occupancy, sm_limits
 from tritonc.backends.cuda import llvm_to_ptx, ptx_peephole
-from tritonc.backends.cuda.options import CUDAOptions
+from tritonc.backends.cuda.options import CUDAOptions, line_info
 from tritonc.backends.cuda.ptxas import PtxasError, compile_ptx
 from tritonc.passes import run_passes
 from tritonc.passes.ttgir import ops_named
@@ -119,7 +119,8 @@ def make_ttgir(module, metadata: dict, options: CUDAOptions, target: str):
 
 def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
     """TTGIR -> LLVM IR after O3; a kernel using sm_90a-only instructions (wgmma) is
-    compiled for that target (`ptx_arch` in the metadata)."""
+    compiled for that target (`ptx_arch` in the metadata); with the kernel's source lines
+    as debug locations unless `knobs.compilation.disable_line_info`."""
     from tritonc.passes.to_llvm.lowering import lower_module
     from tritonc.passes.ttgir.convert_to_ttgir import module_options
     from tritonc.passes.ttgir.hoist_tensormaps import kernel_maps
@@ -135,7 +136,7 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
     metadata["ptx_arch"] = f"{carried.arch}a" if lowered.arch_specific else str(carried.arch)
     return llvm_to_ptx.mlir_to_llvm_ir(lowered.module, lowered.name, metadata["ptx_arch"],
                                        fp_fusion=options.enable_fp_fusion,
-                                       libdevice=options.libdevice())
+                                       libdevice=options.libdevice(), line_info=line_info())
 
 
 def make_ptx(llir: str, metadata: dict, options: CUDAOptions) -> str:

@@ -136,8 +136,8 @@ module attributes {{gpu.container_module}} {{
         : !llvm.array<0 x i8>
     gpu.func @{kname}({args}) kernel attributes
         {{gpu.known_block_size = {block_size}, nvvm.reqntid = {block_size}}} {{
-      gpu.return
-    }}
+      gpu.return {kernel.location}
+    }} {kernel.location}
   }}
 }}"""
     with module.context, kernel.location:
