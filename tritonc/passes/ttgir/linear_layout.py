@@ -121,7 +121,11 @@ class LinearLayout:
                                          f"{dim} of size {size}")
                 checked.append(vector)
             normalized.append((name, tuple(checked)))
-        self._bases = tuple(normalized)
+        self._set(tuple(normalized), out)
+
+    def _set(self, bases: tuple, out: tuple) -> None:
+        """Fill the slots from normalized `bases` ((name, (vector, ...)), ...) and `out`."""
+        self._bases = bases
         self._out = out
         self._in_offsets = {}
         at = 0
@@ -134,6 +138,14 @@ class LinearLayout:
             self._out_offsets[name] = at
             at += log2(size)
         self._columns = [self.flatten(v) for _, vectors in self._bases for v in vectors]
+
+    @classmethod
+    def _checked(cls, bases: tuple, out: tuple) -> LinearLayout:
+        """A layout from normalized `bases` and `out` that an operation on valid layouts
+        made (so valid already: no checks)."""
+        layout = cls.__new__(cls)
+        layout._set(bases, out)
+        return layout
 
     # -- construction ------------------------------------------------------------------
     @staticmethod
@@ -257,6 +269,12 @@ class LinearLayout:
             if inner.out_size(name) != self.in_size(name):
                 raise ValueError(f"cannot compose: {name} has size {inner.out_size(name)} "
                                  f"out of the inner layout, {self.in_size(name)} into the outer")
+        if inner._out == tuple((name, 1 << len(v)) for name, v in self._bases):
+            # inner's flat outputs are this layout's flat inputs: compose column by column
+            columns = iter(inner._columns)
+            return LinearLayout._checked(tuple(
+                (name, tuple(self.unflatten(self.apply_flat(next(columns))) for _ in vectors))
+                for name, vectors in inner._bases), self._out)
         bases = {}
         for name, vectors in inner._bases:
             bases[name] = [self.unflatten(self.apply_flat(self.flat_input(dict(zip(
@@ -283,14 +301,16 @@ class LinearLayout:
     def _from_flat_outputs(self, flat_inputs: list[int]) -> LinearLayout:
         """The layout from this one's outputs to its inputs whose output bit i maps to
         `flat_inputs[i]`."""
-        bases, bit = {}, 0
+        bases, bit = [], 0
         for name, size in self._out:
-            bases[name] = []
+            vectors = []
             for _ in range(log2(size)):
                 split = self.split_input(flat_inputs[bit])
-                bases[name].append(tuple(split[d] for d in self.in_dims))
+                vectors.append(tuple(split[d] for d in self.in_dims))
                 bit += 1
-        return LinearLayout(bases, [(name, self.in_size(name)) for name in self.in_dims])
+            bases.append((name, tuple(vectors)))
+        return LinearLayout._checked(tuple(bases), tuple((name, self.in_size(name))
+                                                         for name in self.in_dims))
 
     def pseudo_invert(self) -> LinearLayout:
         """A right inverse of a surjective layout: `self.compose(p)` is the identity on the
