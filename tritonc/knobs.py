@@ -220,7 +220,8 @@ class RuntimeKnobs(KnobSet):
 
 class CompilationKnobs(KnobSet):
     always_compile = Knob(lambda: False)
-    disable_line_info = Knob(lambda: False, "TRITONC_DISABLE_LINE_INFO", _parse_bool)
+    disable_line_info = Knob(lambda: False, "TRITONC_DISABLE_LINE_INFO", _parse_bool,
+                             code=True)
     front_end_debugging = Knob(lambda: False)
     dump_ir = Knob(lambda: False)
     override = Knob(lambda: False)

@@ -61,3 +61,17 @@ def test_disable_line_info_leaves_them_out_and_changes_the_hash():
     assert "\t.loc\t" not in ptx and "\t.file\t" not in ptx
     assert without != with_lines
     assert "\t.loc\t" in _compile(90).asm["ptx"]
+
+
+def test_the_knob_is_part_of_the_launch_key():
+    """Turning line info off between two launches of one kernel compiles it again: the
+    knob is among the launch cache's code knobs, and setting it tells the launch paths."""
+    from tritonc.runtime.gpu_launch import code_knobs
+
+    heard = []
+    knobs.on_code_change(lambda: heard.append(True))
+    before = code_knobs()
+    with knobs.compilation.scope():
+        knobs.compilation.disable_line_info = True
+        assert code_knobs() != before
+    assert heard and code_knobs() == before

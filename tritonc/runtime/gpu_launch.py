@@ -494,7 +494,7 @@ def _check_devices(fn, bound: dict[str, Any]) -> None:
 def code_knobs() -> tuple:
     """The knobs that change the code a launch compiles, as part of its in-memory key."""
     return (knobs.language.default_fp_fusion, knobs.runtime.override_arch,
-            tuple(sorted(knobs.nvidia.overrides().items())))
+            knobs.compilation.disable_line_info, tuple(sorted(knobs.nvidia.overrides().items())))
 
 
 def launch_on_gpu(fn, grid: Any, bound: dict[str, Any], options: dict[str, Any],

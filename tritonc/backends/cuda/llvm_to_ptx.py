@@ -8,12 +8,12 @@ Steps:
   1. `lower_to_llvm_dialect`: the upstream passes in `LLVM_DIALECT_PASSES` (a no-op on a
      module that is already in the LLVM/NVVM dialects), then `check_llvm_types`
      (type_guard.py): a type LLVM has no equivalent for is a CompilationError, where the
-     translation of step 3 would abort the process;
-     With `line_info`, `ensure-debug-info-scope-on-llvm-func` then gives each function a
-     debug scope in which the ops' source locations (the kernel's file, line and column,
-     from the code generator) become `!dbg` line records: the PTX gets `.file` and
-     `.loc` directives and nothing else of debug information (`DebugDirectivesOnly`,
-     so no `.target ..., debug`, which ptxas refuses with -O3);
+     translation of step 3 would abort the process; with `line_info`,
+     `ensure-debug-info-scope-on-llvm-func` then gives each function a debug scope in
+     which the ops' source locations (the kernel's file, line and column, from the code
+     generator) become `!dbg` line records: the PTX gets `.file` and `.loc` directives
+     and nothing else of debug information (`DebugDirectivesOnly`, so no
+     `.target ..., debug`, which ptxas refuses with -O3);
   2. `mark_functions`: the `contract` fast-math flag on every float multiply, add and
      subtract when fp fusion is on (so the NVPTX back end fuses a*b+c into `fma.rn`, as
      Triton's `enable_fp_fusion` does), and the target chip as each function's
