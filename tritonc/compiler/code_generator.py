@@ -26,7 +26,7 @@ from tritonc.compiler.errors import (
 )
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
-from tritonc.language.core import constexpr, is_builtin, tensor
+from tritonc.language.core import constexpr, is_aggregate, is_builtin, tensor
 from tritonc.language.semantic import Semantic, SemanticError
 from tritonc.language.semantic_core import describe_value
 from tritonc.runtime.jit import JITFunction
@@ -54,17 +54,21 @@ def _cause(fn: JITFunction, error: CompilationError) -> BaseException:
     return cause
 
 
-def _has_descriptor(values) -> bool:
-    """Whether any of `values` (or an item of a tuple among them) is a tensor descriptor."""
+def _inline_only(values) -> bool:
+    """Whether any of `values` (or an item of a tuple among them) is a tensor descriptor or
+    an aggregate: a value only an inlined call can take or give (a separate function
+    could not reach the ops that made it)."""
     values = [_unwrap(v) for v in values]
-    return any(_has_descriptor(v) if isinstance(v, tuple)
-               else isinstance(v, tl_builtins.tensor_descriptor) for v in values)
+    return any(_inline_only(v) if isinstance(v, tuple)
+               else isinstance(v, tl_builtins.tensor_descriptor) or is_aggregate(v)
+               for v in values)
 
 
 class BoundJIT:
-    """A standard-library function reached as a tensor method (`x.sum(0)`)."""
+    """A standard-library function reached as a tensor method (`x.sum(0)`), or a `@jit`
+    method of an aggregate reached through an instance (`pair.first_of()`)."""
 
-    def __init__(self, fn: JITFunction, self_value: tensor) -> None:
+    def __init__(self, fn: JITFunction, self_value: Any) -> None:
         self.fn, self.self_value = fn, self_value
 
 
@@ -516,6 +520,8 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
         if isinstance(base, constexpr) and name == "type" and not hasattr(base.value, "type"):
             return base.type  # tl.constexpr_type, as Triton gives a constexpr's type
         obj = _unwrap(base)
+        if is_aggregate(obj) and isinstance(getattr(type(obj), name, None), JITFunction):
+            return BoundJIT(getattr(type(obj), name), obj)
         if not hasattr(obj, name):
             what = "None" if obj is None else type(obj).__name__
             raise self.error(node, f"{what} has no attribute {name!r}")
@@ -634,7 +640,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
             # Triton (its fused-attention tutorial passes offsets that way).
             scope[p.name] = value if isinstance(value, (tensor, constexpr, tuple)) or \
                 value is None else constexpr(value)
-        if fn.noinline and not self.builder.concrete and not _has_descriptor(scope.values()):
+        if fn.noinline and not self.builder.concrete and not _inline_only(scope.values()):
             result = self.call_noinline(fn, scope, node)
             if result is not _INLINE:
                 return result
@@ -685,7 +691,7 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
                     from _cause(fn, e)
             ret = callee.ret_value
             outs = list(ret) if isinstance(ret, tuple) else ([] if ret is None else [ret])
-            if _has_descriptor(outs):
+            if _inline_only(outs):
                 func_op.operation.erase()
                 builder.ip = saved_ip
                 cache[key] = _INLINE

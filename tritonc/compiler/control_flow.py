@@ -23,7 +23,7 @@ from tritonc.compiler.errors import UnsupportedLanguageConstruct
 from tritonc.language import builtins as tl_builtins
 from tritonc.language import dtypes as T
 from tritonc.language import standard as tl_standard
-from tritonc.language.core import constexpr, tensor
+from tritonc.language.core import constexpr, is_aggregate, tensor
 from tritonc.language.semantic_core import describe_value
 
 
@@ -72,7 +72,7 @@ class ControlFlowMixin:
         return None
 
     def _carried(self, names: list[str]) -> list[str]:
-        return [n for n in names if isinstance(self.lscope.get(n), _CARRIED)]
+        return [n for n in names if carries(self.lscope.get(n))]
 
     # -- if ----------------------------------------------------------------------------------
     def visit_If(self, node: ast.If) -> None:
@@ -133,7 +133,7 @@ class ControlFlowMixin:
                              "neither does")
         names = [] if then_ret else [
             n for n in then_scope if n in else_scope
-            and isinstance(then_scope[n], _CARRIED) and isinstance(else_scope[n], _CARRIED)
+            and carries(then_scope[n]) and carries(else_scope[n])
             and (then_scope[n] is not before.get(n) or else_scope[n] is not before.get(n))]
         for n in names:
             a, b = _types(then_scope[n]), _types(else_scope[n])
@@ -168,7 +168,7 @@ class ControlFlowMixin:
         results = [tensor(h, v.type) for h, v in zip(final.results, then_vals, strict=False)]
         self.lscope = before
         defined = {n: then_scope[n] for n in then_scope if n in else_scope and n not in before
-                   and not isinstance(then_scope[n], _CARRIED)
+                   and not carries(then_scope[n])
                    and then_scope[n] is else_scope[n]}
         self.lscope.update(defined)
         rest = iter(results)
@@ -370,9 +370,9 @@ class ControlFlowMixin:
         yields = []
         for n, init in zip(names, inits, strict=False):
             value = self.lscope.get(n)
-            if not isinstance(value, _CARRIED) or _types(value) != _types(init):
+            if not carries(value) or _types(value) != _types(init):
                 want = _type_text(init)
-                got = _type_text(value) if isinstance(value, _CARRIED) else \
+                got = _type_text(value) if carries(value) else \
                     type(value).__name__
                 note = constness_note(init.type, value.type) \
                     if isinstance(value, tensor) and isinstance(init, tensor) else ""
@@ -456,41 +456,73 @@ def _value(v: Any) -> Any:
     return v.value if isinstance(v, constexpr) else v
 
 
-_CARRIED = (tensor, tl_builtins.tensor_descriptor)  # what loops and branches carry
+def carries(value: Any) -> bool:
+    """Whether loops and branches carry `value`: a tensor, a tensor descriptor, or a tuple
+    or aggregate holding one (their constant entries travel as they are)."""
+    if isinstance(value, (tensor, tl_builtins.tensor_descriptor)):
+        return True
+    if isinstance(value, tuple):
+        return any(carries(v) for v in value)
+    return is_aggregate(value) and any(carries(v) for v in vars(value).values())
 
 
 def carried_parts(value: Any) -> list[tensor]:
     """The tensors a value carried by a loop or branch travels as: a tensor itself; a
-    tensor descriptor its handle and the tensors among its shape and strides (its
-    constant entries stay as they are)."""
+    tensor descriptor its handle and the tensors among its shape and strides; a tuple or
+    an aggregate the parts of its entries, in order; a constant none."""
     if isinstance(value, tl_builtins.tensor_descriptor):
         dims = value.shape + value.strides
         return [value.value, *(d for d in dims if isinstance(d, tensor))]
-    return [value]
+    if isinstance(value, tuple):
+        return [p for v in value for p in carried_parts(v)]
+    if is_aggregate(value):
+        return [p for v in vars(value).values() for p in carried_parts(v)]
+    return [value] if isinstance(value, tensor) else []
 
 
 def rebuild_carried(like: Any, parts) -> Any:
     """The value shaped as `like` made of `parts` (an iterator, `carried_parts` order)."""
     parts = iter(parts)
-    if not isinstance(like, tl_builtins.tensor_descriptor):
-        return next(parts)
-    handle = next(parts)
-    dims = [next(parts) if isinstance(d, tensor) else d for d in like.shape + like.strides]
-    rank = len(like.shape)
-    return tl_builtins.tensor_descriptor(handle, dims[:rank], dims[rank:])
+    if isinstance(like, tl_builtins.tensor_descriptor):
+        handle = next(parts)
+        dims = [next(parts) if isinstance(d, tensor) else d
+                for d in like.shape + like.strides]
+        rank = len(like.shape)
+        return tl_builtins.tensor_descriptor(handle, dims[:rank], dims[rank:])
+    if isinstance(like, tuple):
+        items = [rebuild_carried(v, parts) for v in like]
+        return type(like)(*items) if hasattr(like, "_fields") else type(like)(items)
+    if is_aggregate(like):
+        value = object.__new__(type(like))
+        for name, v in vars(like).items():
+            setattr(value, name, rebuild_carried(v, parts))
+        return value
+    return next(parts) if isinstance(like, tensor) else like
 
 
 def _types(value: Any) -> list:
-    """The types of a carried value's parts and the positions of its constant entries."""
+    """The types of a carried value's parts, with its structure and constant entries (two
+    values a loop or branch may carry as one have equal lists)."""
     if isinstance(value, tl_builtins.tensor_descriptor):
         return [p.type for p in carried_parts(value)] + [
             i for i, d in enumerate(value.shape + value.strides) if not isinstance(d, tensor)]
-    return [value.type]
+    if isinstance(value, tuple):
+        return [("tuple", len(value)), *(t for v in value for t in _types(v))]
+    if is_aggregate(value):
+        return [type(value), *(t for v in vars(value).values() for t in _types(v))]
+    if isinstance(value, tensor):
+        return [value.type]
+    return [("constant", repr(_value(value)))]
 
 
 def _type_text(value: Any) -> Any:
-    return value.value.type if isinstance(value, tl_builtins.tensor_descriptor) else \
-        value.type
+    if isinstance(value, tl_builtins.tensor_descriptor):
+        return value.value.type
+    if isinstance(value, tuple):
+        return f"({', '.join(str(_type_text(v)) for v in value)})"
+    if is_aggregate(value):
+        return type(value).__name__
+    return value.type if isinstance(value, tensor) else describe_value(_value(value))
 
 
 def _unsupported_visitor(what: str):

@@ -233,6 +233,21 @@ def tensor_method(fn: Callable) -> Callable:
     return fn
 
 
+def _aggregate(cls: type) -> type:
+    """`@tl.core._aggregate`, as Triton spells it: instances of `cls` (its fields set by its
+    Python `__init__`, run while compiling on the kernel's tensors and constexprs) travel
+    through a kernel and its inlined calls as one value; fields read as attributes, and a
+    `@jit` method called on an instance gets it as `self`. Not carried by loops or
+    branches, and calls given one are inlined."""
+    cls.__tritonc_aggregate__ = True
+    return cls
+
+
+def is_aggregate(value: Any) -> bool:
+    """Whether `value` is an instance of an `_aggregate` class."""
+    return getattr(type(value), "__tritonc_aggregate__", False)
+
+
 class tuple_value(tuple):
     """A tuple of values inside a kernel (tl.tuple)."""
 
