@@ -102,3 +102,47 @@ def test_a_constant_entry_changing_in_the_loop_is_an_error():
     with pytest.raises(CompilationError, match="loop-carried variable 'p' has type"):
         tritonc.compile(constant_entry_changes, {"x_ptr": "*fp32", "k": "i32"}, {},
                         target="ttir")
+
+
+@tritonc.jit
+def constant_changed_in_loop(x_ptr, k):
+    c: tl.constexpr = 1
+    for _ in range(k):
+        c = 5
+    tl.store(x_ptr, c)  # <- error
+
+
+@tritonc.jit
+def constant_changed_in_if(x_ptr, k):
+    t = (1, 2)
+    if k > 0:
+        t = (3, 4)
+    tl.store(x_ptr, t[0])  # <- error
+
+
+@tritonc.jit
+def constant_changed_but_unused(x_ptr, k):
+    for j in tl.static_range(2):
+        tl.store(x_ptr + j, j)
+    for _ in range(k):
+        for j in tl.static_range(3):  # `j` ends the loop as 2, not read after it
+            tl.store(x_ptr + j, j + 1)
+    tl.store(x_ptr + 4, k)
+
+
+@pytest.mark.parametrize("kernel,where", [(constant_changed_in_loop, "the loop"),
+                                          (constant_changed_in_if, "a runtime `if`")])
+def test_reading_a_constant_a_runtime_loop_or_if_changed_is_an_error(kernel, where):
+    """Its value after the loop or `if` is known only at run time (before, the value from
+    before it was used, silently)."""
+    import inspect
+
+    with pytest.raises(CompilationError, match=f"that {where} changes") as info:
+        tritonc.compile(kernel, {"x_ptr": "*i32", "k": "i32"}, {}, target="ttir")
+    lines, first = inspect.getsourcelines(kernel.fn)
+    assert info.value.lineno == first + next(i for i, t in enumerate(lines) if "<- error" in t)
+
+
+def test_a_changed_constant_nothing_reads_is_no_error():
+    tritonc.compile(constant_changed_but_unused, {"x_ptr": "*i32", "k": "i32"}, {},
+                    target="ttir")

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from tritonc.compiler.control_flow import ControlFlowMixin, assigned_names
+from tritonc.compiler.control_flow import ChangedConstant, ControlFlowMixin, assigned_names
 from tritonc.compiler.errors import (
     CompilationError,
     CompileTimeAssertionFailure,
@@ -189,7 +189,10 @@ class CodeGenerator(ControlFlowMixin, ast.NodeVisitor):
     # -- names -----------------------------------------------------------------------------
     def lookup(self, name: str, node: ast.AST) -> Any:
         if name in self.lscope:
-            return self.lscope[name]
+            value = self.lscope[name]
+            if isinstance(value, ChangedConstant):
+                raise self.error(node, value.message)
+            return value
         closure = inspect.getclosurevars(self.fn.fn).nonlocals if self.fn.fn.__closure__ else {}
         for where, table in (("closure", closure), ("global", self.fn.__globals__)):
             if name in table:

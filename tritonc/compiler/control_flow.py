@@ -174,6 +174,10 @@ class ControlFlowMixin:
         rest = iter(results)
         for n in names:
             self.lscope[n] = rebuild_carried(then_scope[n], rest)
+        if not then_ret:  # (when both branches return, nothing follows the `if`)
+            self._forget(sorted({*_changed_constants(before, then_scope, names),
+                                 *_changed_constants(before, else_scope, names)}),
+                         "a runtime `if`")
         self.returned = then_ret
         if then_ret:
             self.ret_value = self._unflatten_return(ret_template, list(rest))
@@ -353,9 +357,16 @@ class ControlFlowMixin:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedLanguageConstruct)
         builder.yield_(self._carried_values(node, names, inits))
+        changed = _changed_constants(before, self.lscope, names)
         builder.ip = saved_ip
         self.lscope = before
         self._bind_carried(names, inits, loop.results)
+        self._forget(changed, "the loop")
+
+    def _forget(self, names: list[str], where: str) -> None:
+        """Bind `names`, whose constants `where` changed, to `ChangedConstant`s."""
+        for n in names:
+            self.lscope[n] = ChangedConstant(n, where)
 
     def _bind_carried(self, names: list[str], inits: list, handles) -> None:
         """Bind each carried name to its value made of `handles` (block arguments or
@@ -447,13 +458,32 @@ class ControlFlowMixin:
         self._bind_carried(names, inits, after_block.arguments)
         self.visit_block(node.body)
         builder.yield_(self._carried_values(node, names, inits))
+        changed = _changed_constants(before, self.lscope, names)
         builder.ip = saved_ip
         self.lscope = before
         self._bind_carried(names, inits, op.results)
+        self._forget(changed, "the loop")
 
 
 def _value(v: Any) -> Any:
     return v.value if isinstance(v, constexpr) else v
+
+
+class ChangedConstant:
+    """What a name holds after a runtime loop or `if` that gave its compile-time constant
+    (a constexpr, a tuple of them) another value: unknown while compiling, so reading it
+    is an error (`CodeGenerator.lookup`); a name nothing reads again is no error."""
+
+    def __init__(self, name: str, where: str) -> None:
+        self.message = (f"{name!r} holds a compile-time constant that {where} changes; its "
+                        f"value after it is known only at run time: make it a tensor before "
+                        f"({name} = tl.full(...) or a plain `{name} = 0`, not a tl.constexpr)")
+
+
+def _changed_constants(before: dict, after: dict, carried: list[str]) -> list[str]:
+    """The names whose constants (values no loop or branch carries) `after` changes."""
+    return [n for n, old in before.items() if n not in carried and n in after
+            and after[n] is not old and not carries(old) and _types(after[n]) != _types(old)]
 
 
 def carries(value: Any) -> bool:
