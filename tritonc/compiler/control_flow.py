@@ -356,11 +356,17 @@ class ControlFlowMixin:
         if self.returned:
             raise self.error(node, "`return` inside a loop is not supported",
                              UnsupportedLanguageConstruct)
-        builder.yield_(self._carried_values(node, names, inits))
+        self._end_loop(node, names, inits, before, saved_ip, loop.results)
+
+    def _end_loop(self, node: ast.AST, names: list[str], inits: list, before: dict,
+                  saved_ip, results) -> None:
+        """Yield the body's carried values, leave the body and bind the carried names to
+        the loop's `results`; the constants the body changed are forgotten."""
+        self.builder.yield_(self._carried_values(node, names, inits))
         changed = _changed_constants(before, self.lscope, names)
-        builder.ip = saved_ip
+        self.builder.ip = saved_ip
         self.lscope = before
-        self._bind_carried(names, inits, loop.results)
+        self._bind_carried(names, inits, results)
         self._forget(changed, "the loop")
 
     def _forget(self, names: list[str], where: str) -> None:
@@ -457,12 +463,7 @@ class ControlFlowMixin:
         self.lscope = dict(before)
         self._bind_carried(names, inits, after_block.arguments)
         self.visit_block(node.body)
-        builder.yield_(self._carried_values(node, names, inits))
-        changed = _changed_constants(before, self.lscope, names)
-        builder.ip = saved_ip
-        self.lscope = before
-        self._bind_carried(names, inits, op.results)
-        self._forget(changed, "the loop")
+        self._end_loop(node, names, inits, before, saved_ip, op.results)
 
 
 def _value(v: Any) -> Any:

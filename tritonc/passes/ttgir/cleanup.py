@@ -119,7 +119,8 @@ def _pure_ops(module) -> list:
     return found
 
 
-def _dce(module) -> int:
+def erase_unused(module) -> int:
+    """Erase every pure op whose results nothing uses, until none is left; how many."""
     erased = 0
     while True:
         dead = [op for op in reversed(_pure_ops(module))
@@ -158,7 +159,7 @@ def cleanup(module, upstream: bool = True) -> int:
             for block in region.blocks:
                 _cse_block(block, {}, merged)
         _fold_transposes(module)
-        _dce(module)
+        erase_unused(module)
         if upstream:
             PassManager.parse("builtin.module(canonicalize, cse)",
                               context=module.context).run(module.operation)

@@ -26,9 +26,9 @@ After:
 from __future__ import annotations
 
 from tritonc.passes.ttgir import combine_op, ops_named
+from tritonc.passes.ttgir.cleanup import erase_unused
 
 _MIN_SIDE = 16  # M and N below this stay a reduction
-_CHAIN = ("arith.mulf", "tt.broadcast", "tt.expand_dims", "tt.reshape")
 
 
 def reduce_to_dot(module) -> None:
@@ -36,10 +36,14 @@ def reduce_to_dot(module) -> None:
     from mlir import ir
 
     with module.context:
+        rewritten = False
         for reduce in ops_named(module, "tt.reduce"):
             operands = _product_of(ir, module, reduce)
             if operands is not None:
                 _rewrite(ir, reduce, *operands)
+                rewritten = True
+        if rewritten:  # the products' broadcasts and multiplies
+            erase_unused(module)
 
 
 def _owner(ir, value, name: str):
@@ -95,7 +99,6 @@ def _product_of(ir, module, reduce) -> tuple | None:
 
 def _rewrite(ir, reduce, a, b) -> None:
     result_type = reduce.results[0].type
-    product = reduce.operands[0].owner
     with ir.InsertionPoint(reduce), reduce.location:
         zero = ir.FloatAttr.get(ir.F32Type.get(), 0.0)
         zeros = ir.Operation.create(
@@ -108,16 +111,3 @@ def _rewrite(ir, reduce, a, b) -> None:
                             ir.IntegerType.get_signless(32), 0)})
     reduce.results[0].replace_all_uses_with(dot.results[0])
     reduce.erase()
-    _erase_dead(ir, product)
-
-
-def _erase_dead(ir, op) -> None:
-    """Erase `op` (of the product's chain) and then what it read, of that chain, as long
-    as nothing else uses them."""
-    if isinstance(op, ir.Block) or op.name not in _CHAIN or \
-            any(len(list(r.uses)) for r in op.results):
-        return
-    inputs = [v.owner for v in op.operands]
-    op.erase()
-    for owner in inputs:
-        _erase_dead(ir, owner)
