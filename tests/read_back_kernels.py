@@ -42,3 +42,28 @@ def dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, M, N, K, stride_am, stride_ak
         acc = acc * scale[None, :].to(tl.float32)
     tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def nibble_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                  PER_WORD: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                  BLOCK_K: tl.constexpr):
+    """C = A @ (B's 4-bit values - 8), B packed PER_WORD nibbles along K into each word
+    (int32 words eight, int8 words two), K a multiple of BLOCK_K: the word tile's rows
+    repeat in runs of PER_WORD (`offs_k // PER_WORD`), its columns are masked."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + (offs_k[:, None] // PER_WORD) * stride_bk + offs_n[None, :]
+    shift = (offs_k % PER_WORD) * 4
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for _ in range(0, K // BLOCK_K):
+        a = tl.load(a_ptrs, mask=offs_m[:, None] < M, other=0.0)
+        words = tl.load(b_ptrs, mask=offs_n[None, :] < N, other=0)
+        b = ((words >> shift[:, None]) & 0xF) - 8
+        acc = tl.dot(a, b.to(tl.float16), acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += (BLOCK_K // PER_WORD) * stride_bk
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))

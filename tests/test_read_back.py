@@ -7,9 +7,11 @@ interpreter against torch in float64, and on the GPU at ragged sizes for wgmma a
 mma.sync tiles, both orders of B, fp16 and fp32 A, the weights scaled in the loop or the
 product after it."""
 
+import re
+
 import pytest
 import torch
-from read_back_kernels import dequant_matmul
+from read_back_kernels import dequant_matmul, nibble_matmul
 
 import tritonc
 
@@ -153,7 +155,6 @@ def test_packed_weights_repeating_down_k_are_copied_through_l1(arch, tile):
     the word tile's pointers repeat down each group of 8 rows (`offs_k // 8`), so its
     16-byte copies go through L1 (`cp.async.ca`), where the repeats hit; the activations',
     each address once, stay L2-only (`cp.async.cg`)."""
-    import re
     import sys
     from pathlib import Path
 
@@ -176,3 +177,81 @@ def test_packed_weights_repeating_down_k_are_copied_through_l1(arch, tile):
     # issued for the prologue's two stages and in the loop
     assert copies.count(("ca", "16")) == words * 3
     assert copies.count(("cg", "16")) == max(acts, 1) * 3
+
+
+# (word dtype, nibbles a word): int32 words as GPTQ packs them, int8 words two to a byte
+WORDS = [("int32", 8), ("int8", 2)]
+
+
+def _nibble_operands(m, n, k, word, per_word, device):
+    a = torch.randn(m, k, device=device, dtype=torch.float16)
+    nibbles = torch.randint(0, 16, (k, n), dtype=torch.int64)
+    shifts = 4 * torch.arange(per_word).reshape(1, per_word, 1)
+    packed = (nibbles.reshape(k // per_word, per_word, n) << shifts).sum(1)
+    bits = 32 if word == "int32" else 8
+    packed = torch.where(packed >= 1 << (bits - 1), packed - (1 << bits), packed)
+    return a, nibbles, packed.to(getattr(torch, word)).to(device)
+
+
+def _nibble_launch(a, packed, c, per_word, tile, **options):
+    m, k = a.shape
+    n = packed.shape[1]
+    bm, bn, bk, warps, stages = tile
+    grid = ((m + bm - 1) // bm, (n + bn - 1) // bn)
+    return nibble_matmul[grid](a, packed, c, m, n, k, a.stride(0), packed.stride(0),
+                               c.stride(0), PER_WORD=per_word, BLOCK_M=bm, BLOCK_N=bn,
+                               BLOCK_K=bk, num_warps=warps, num_stages=stages, **options)
+
+
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("tile", TILES)
+@pytest.mark.parametrize("word,per_word", WORDS)
+def test_repeated_rows_are_stored_once(arch, tile, word, per_word):
+    """The word tile's rows repeat in runs of PER_WORD, so its ring buffer keeps each
+    distinct row once (`ttg.repeated_rows`): only the first row of each run is copied (a
+    predicated cp.async through L1), and the reads back of row r read row r // PER_WORD;
+    the activations' tile is stored whole."""
+    bm, bn, bk, warps, stages = tile
+    sig = {"a_ptr": "*fp16", "b_ptr": f"*{'i32' if word == 'int32' else 'i8'}",
+           "c_ptr": "*fp32", **{n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk",
+                                                  "stride_cm")}}
+    kernel = tritonc.compile(nibble_matmul, sig, dict(PER_WORD=per_word, BLOCK_M=bm,
+                                                      BLOCK_N=bn, BLOCK_K=bk),
+                             target=f"cuda:{arch}", num_warps=warps, num_stages=stages,
+                             divisible_by_16={"a_ptr", "b_ptr", "c_ptr", "N", "K",
+                                              "stride_am", "stride_bk", "stride_cm"})
+    tiles = [line for line in _loop(kernel.asm["ttgir"]).splitlines() if '"tt.load"' in line]
+    assert len(tiles) == 2 and all("ttg.pipelined" in line for line in tiles)
+    words = next(line for line in tiles if "ttg.read_back" in line)
+    assert f"ttg.repeated_rows = {per_word} : i32" in words
+    assert sum("ttg.repeated_rows" in line for line in tiles) == 1
+    ptx = kernel.asm["ptx"]
+    copies = re.findall(r"(@%p\d+ )?cp\.async\.c[ag]\.shared\.global", ptx)
+    assert any(copies) and not all(copies)  # the words' copies predicated, A's not
+    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+
+
+@pytest.mark.parametrize("word,per_word", WORDS)
+def test_nibble_matmul_in_the_interpreter(word, per_word, monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    torch.manual_seed(per_word)
+    a, nibbles, packed = _nibble_operands(21, 40, 64, word, per_word, "cpu")
+    c = torch.full((21, 40), float("nan"))
+    _nibble_launch(a, packed, c, per_word, (16, 32, 32, 4, 3))
+    torch.testing.assert_close(c.double(), a.double() @ (nibbles - 8).double(), rtol=1e-3,
+                               atol=1e-2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("arch", [90, 80])
+@pytest.mark.parametrize("tile", TILES)
+@pytest.mark.parametrize("word,per_word", WORDS)
+@pytest.mark.parametrize("m,n", [(37, 200), (300, 129)])
+def test_nibble_matmul_on_the_gpu(arch, tile, word, per_word, m, n):
+    torch.manual_seed(m + n + per_word)
+    k = 4 * tile[2]
+    a, nibbles, packed = _nibble_operands(m, n, k, word, per_word, "cuda")
+    c = torch.full((m, n), float("nan"), device="cuda")
+    _nibble_launch(a, packed, c, per_word, tile, arch=arch)
+    want = a.double() @ (nibbles.cuda() - 8).double()
+    torch.testing.assert_close(c.double(), want, rtol=1e-3, atol=2e-2)

@@ -48,6 +48,10 @@ PTXAS_XFAIL = {
         "epilogue of 128 scalar atomics a thread: 1356 spill stores",
     ("split_k_10000", 80): "as on sm_90: 804 spill stores",
     ("int8_matmul", 80): "int8 128 x 256 x 128 on mma.sync: 436",
+    ("attention_bwd_d64", 90):
+        "dV and dP^T waited for once and dK left in flight, as Triton's loop does (255 "
+        "registers, 60 spill stores; Triton's spills 144): 0.97 of Triton against 0.90 "
+        "waiting for each",
     ("attention_bwd_d64", 80): "356 spill stores",
     ("attention_bwd_d128", 80): "308 spill stores",
     ("conv2d", 80):

@@ -79,11 +79,12 @@ def _segments(op) -> list[int]:
 class ReadBack(NamedTuple):
     """Where a pipelined load's tile lies in its ring buffer (pipeline.py `_issue`): the
     buffer's byte offset `at`, `vector` registers stored together, stored one column a row
-    when `flipped`."""
+    when `flipped`, row r as row r // `repeat` (software_pipeline.repeated_rows)."""
 
     at: object
     vector: int
     flipped: bool
+    repeat: int = 1
 
 
 def _width(ctx: LoweringContext, ty, where: ReadBack) -> int:
@@ -114,12 +115,15 @@ def read_back(ctx: LoweringContext, ty, where: ReadBack) -> list:
     rows, row_len = ctx.shape(ty)
     if where.flipped:
         rows, row_len = row_len, rows
+    rows //= where.repeat
     coords = ctx.coordinates(ty)
     align = {"alignment": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
                                              vector * elem)}
     out = []
     for start in range(0, len(coords), vector):
         row, col = coords[start][::-1] if where.flipped else coords[start]
+        if where.repeat > 1:
+            row = ctx.binop("arith.divui", row, ctx.i32(where.repeat))
         ptr = ctx.smem_ptr(swizzled_index(ctx, row, col, rows, row_len, False, elem), elt,
                            where.at)
         if vector == 1:

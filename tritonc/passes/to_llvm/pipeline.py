@@ -83,6 +83,7 @@ from tritonc.passes.ttgir.software_pipeline import (
     load_inputs,
     loop_slice,
     ring_readers,
+    rows_repeat,
     tile_bytes,
     writes_memory,
 )
@@ -120,6 +121,7 @@ class Plan:
                             if uses[load] and warpgroup_dot(ctx, uses[load][0][0])]
         self.read_back = [load for load in self.loads if READ_BACK in load.attributes]
         self.transposed = [load for load in self.loads if is_transposed(ctx, load)]
+        self.repeats = {load: rows_repeat(load) for load in self.loads}
         self.trans = {load: list({t.results[0]: None for _, t, _ in uses[load]
                                   if t is not None})
                       for load in self.loads}
@@ -194,10 +196,13 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
         if flip:
             rows, row_len = row_len, rows
         column_blocks = load in p.wgmma_loads
+        repeat = p.repeats[load]  # only row r // repeat is stored, copied from row r
 
-        def index(arith, coord, flip=flip, rows=rows, row_len=row_len,
-                  column_blocks=column_blocks, elem=elem):
+        def index(arith, coord, flip=flip, rows=rows // repeat, row_len=row_len,
+                  column_blocks=column_blocks, elem=elem, repeat=repeat):
             row, col = coord[::-1] if flip else coord
+            if repeat > 1:
+                row = arith.binop("arith.divui", row, arith.i32(repeat))
             return swizzled_index(arith, row, col, rows, row_len, column_blocks, elem)
 
         starts = range(0, len(ptr_regs), vec)
@@ -216,6 +221,12 @@ def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid)
             pred = valid if mask_regs is None else ctx.binop("arith.andi", valid,
                                                               mask_regs[start])
             ignore = ctx.binop("arith.xori", pred, ctx.const(True, pred.type))  # zero-fill
+            if repeat > 1:  # the first of each run of repeated rows is copied
+                first_row = less_than(ctx, ctx.binop("arith.remui", coords[start][0],
+                                                     ctx.i32(repeat)), ctx.i32(1))
+                ctx.asm(f"@$3 cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
+                        [dst, ptr_regs[start], ignore, first_row], "r,l,b,b")
+                continue
             ctx.asm(f"cp.async.{kind}.shared.global [{at}], [$1], {nbytes}, $2;",
                  [dst, ptr_regs[start], ignore], "r,l,b")
     if p.cp_async:
@@ -453,7 +464,7 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         at = ctx.binop("arith.addi", read_base, ctx.i32(offset))
         if load in p.read_back:  # its registers are read where it is loaded
             ctx.read_back[load.results[0]] = ReadBack(at, copy_width(ctx, load),
-                                                      load in p.transposed)
+                                                      load in p.transposed, p.repeats[load])
             continue
         ctx.smem_operands[load.results[0]] = at
         if load in p.transposed:

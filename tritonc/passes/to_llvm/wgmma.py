@@ -68,6 +68,8 @@ from tritonc.passes.ttgir.mma_layouts import (
 
 _SWIZZLE_MODE = {128: 1, 64: 2, 32: 3}
 
+WAIT_LATER = "ttg.wait_later"  # a dot whose wait a later one covers (software_pipeline)
+
 
 def warpgroup_dot(ctx: LoweringContext, dot) -> bool:
     """Whether `dot` lowers to wgmma (its operands then come from registers, a pipelined
@@ -408,6 +410,10 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         if not after_wait:
             issue()
     if op.results[0] in ctx.carried_dots or chunk is not None:  # settled elsewhere, or done
+        return [accs]
+    if WAIT_LATER in op.attributes:  # the next `wait_group 0`, or its first reader, settles it
+        ctx.in_flight.add(op.results[0])
+        ctx.settle = lambda: wait_accumulators(ctx, [], 0)
         return [accs]
     out = wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)
     if issue is not None and after_wait:

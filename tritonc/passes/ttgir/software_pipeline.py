@@ -11,7 +11,8 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
   dots finish within the iteration and one buffer less brings a block more; with a wgmma
   dot left in flight, `ttg.async_dot` = the index of the loop result it yields;
 - on each load whose tile is copied into that ring: `ttg.pipelined` (and `ttg.read_back`
-  on those read back into registers, below); on sm_90 a load
+  on those read back into registers, below); on a wgmma dot whose wait a later dot's
+  covers, `ttg.wait_later` (`_waits_later`); on sm_90 a load
   for a wgmma dot through an aligned host descriptor (its `tt.make_tensor_descriptor`
   names the kernel argument of its CUtensorMap, `tt.tensormap`) whose block TMA copies
   as the ring stores it (`descriptors.tma_box`), also `ttg.tma`: one thread copies it
@@ -26,7 +27,9 @@ its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), fill
 zeros where masked, and copied by TMA or at least 4 bytes at a time. A tile of pointers
 whose value reaches one mma dot through elementwise ops alone (int8 weights converted and
 scaled) joins it too, marked `ttg.read_back`: its registers are read back from the buffer
-where it is loaded, and the conversions run on them as before. The ops computing its
+where it is loaded, and the conversions run on them as before; when its rows repeat in
+runs (packed 4-bit weights, `offs_k // 8`), `ttg.repeated_rows` = the run's length: its
+buffer holds each distinct row once (`repeated_rows`). The ops computing its
 addresses (and what the loop yields for the arguments they read) must be evaluable for a
 later iteration: no nested region, no load unless the loop writes no memory. A loop
 holding a loop with a ring takes none itself (both rings would use the same shared
@@ -70,7 +73,7 @@ from tritonc.passes.to_llvm.blocks import (
 )
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.memory import vector_width
-from tritonc.passes.to_llvm.wgmma import imprecise_chunk, warpgroup_dot
+from tritonc.passes.to_llvm.wgmma import WAIT_LATER, imprecise_chunk, warpgroup_dot
 from tritonc.passes.ttgir import defining_block, ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
@@ -79,7 +82,7 @@ from tritonc.runtime import descriptors
 
 STAGES, BUFFERS, ASYNC_DOT = "ttg.pipeline_stages", "ttg.ring_buffers", "ttg.async_dot"
 PIPELINED, TMA, PREFETCH = "ttg.pipelined", "ttg.tma", "ttg.prefetch"
-READ_BACK = "ttg.read_back"
+READ_BACK, REPEATED_ROWS = "ttg.read_back", "ttg.repeated_rows"
 
 _RING_BUDGET = 200 * 1024  # bytes of ring buffers an extra buffer may bring the loop to
 # 32-bit registers per thread the prefetched tiles and their dots' accumulators may hold
@@ -139,6 +142,10 @@ def _annotate(ctx: LoweringContext, loop) -> None:
     i32 = ir.IntegerType.get_signless(32)
     loads = [] if _holds_ring(loop.regions[0].blocks[0]) else _ring_loads(ctx, loop)
     if loads:
+        for load in loads:
+            repeat = repeated_rows(ctx, load)
+            if repeat > 1:
+                load.attributes[REPEATED_ROWS] = ir.IntegerAttr.get(i32, repeat)
         index = _async_dot(ctx, loop, loads)
         stage_bytes = sum(tile_bytes(ctx, load) for load in loads)
         if index is not None:
@@ -151,6 +158,8 @@ def _annotate(ctx: LoweringContext, loop) -> None:
         loop.attributes[BUFFERS] = ir.IntegerAttr.get(i32, buffers)
         if index is not None:
             loop.attributes[ASYNC_DOT] = ir.IntegerAttr.get(i32, index)
+        for dot in _waits_later(ctx, loop, loads, index, buffers < stages):
+            dot.attributes[WAIT_LATER] = ir.UnitAttr.get()
         for load in loads:
             load.attributes[PIPELINED] = ir.UnitAttr.get()
             if dot_uses(load) is None:
@@ -291,11 +300,39 @@ def copies(ctx: LoweringContext, load) -> tuple[int, bool]:
 
 
 def tile_bytes(ctx: LoweringContext, load) -> int:
-    """Bytes of `load`'s tile in one ring buffer."""
+    """Bytes of `load`'s tile in one ring buffer (each distinct row once, see
+    `repeated_rows`)."""
     n = _elem_bytes(ctx, load)
     for s in ctx.shape(load.results[0].type):
         n *= s
+    n //= rows_repeat(load)
     return (n + 1023) // 1024 * 1024  # the 128-byte swizzle repeats every 1024 bytes
+
+
+def rows_repeat(load) -> int:
+    """The `ttg.repeated_rows` of a ring load: its buffer holds row r at r // that."""
+    attrs = load.attributes
+    return ir.IntegerAttr(attrs[REPEATED_ROWS]).value if REPEATED_ROWS in attrs else 1
+
+
+def repeated_rows(ctx: LoweringContext, load) -> int:
+    """How many consecutive rows of `load`'s tile repeat one row, when it is read back
+    into registers (not read by a dot directly) through a tensor of pointers that, with
+    its mask, the axis analysis finds constant along the rows in runs of that many: 4-bit
+    weights packed eight to an int32 along K (`b_ptr + (offs_k[:, None] // 8) * ...`).
+    Its ring buffer holds each distinct row once (the copies of the other rows are not
+    made, and the reads of row r read row r // repeat). 1 for any other tile."""
+    if load.name != "tt.load" or is_block_pointer(load.operands[0].type) or \
+            dot_uses(load) is not None or is_transposed(ctx, load):
+        return 1
+    along = analysis_along(ctx)
+    inputs = load_inputs(load)
+    run = min(along.get(v, 0).constancy for v in inputs)
+    rows = ctx.shape(load.results[0].type)[0]
+    repeat = 1
+    while run % (repeat * 2) == 0 and rows % (repeat * 2) == 0:
+        repeat *= 2
+    return repeat
 
 
 def dot_uses(load) -> list | None:
@@ -463,9 +500,8 @@ def _async_dot(ctx: LoweringContext, loop, loads: list) -> int | None:
     - the last of several wgmma dots (attention's P @ V): it does not wait; the next
       iteration's first `wait_group 0` (of Q @ K^T), or else its first read of the
       carried value, settles it. So no op in a nested region may read that value (a wait
-      there would not cover what follows), and the accumulators of all the dots must fit
-      the registers one wgmma may take (WGMMA_ACCUMULATORS), else ptxas serializes the
-      wgmmas (flex attention's 128 x 128 scores on 4 warps).
+      there would not cover what follows), and its accumulator and that first dot's, in
+      flight together, must fit the registers wgmma may take (`_overlap_fits`).
     None when a dot adds fp8 partial sums in fp32 (`wgmma.imprecise_chunk`): it waits for
     them within the iteration."""
     if not async_wgmma():
@@ -480,13 +516,55 @@ def _async_dot(ctx: LoweringContext, loop, loads: list) -> int | None:
     if len(uses) != 1 or uses[0].owner != list(block.operations)[-1]:
         return None
     index = uses[0].operand_number
-    if len(dots) > 1:  # while it runs, the next dots' accumulators must fit beside its own
-        held = sum(ctx.num_registers(d.results[0].type) for d in dots)
+    if len(dots) > 1:  # while it runs, the next iteration's first dot is issued
         carried = block.arguments[index + 1]
         top_level = all(use.owner.operation.block == block for use in carried.uses)
-        return index if held <= WGMMA_ACCUMULATORS and top_level else None
+        return index if _overlap_fits(ctx, [dot, dots[0]]) and top_level else None
     single = len(list(acc.uses)) == 1 and block.arguments[index + 1] == acc
     return index if single else None
+
+
+def _overlap_fits(ctx: LoweringContext, dots: list) -> bool:
+    """Whether wgmma `dots` may be in flight together: their accumulators fit the
+    registers wgmma may take (WGMMA_ACCUMULATORS), else ptxas serializes every wgmma of
+    the kernel (flex attention's 128 x 128 scores on 4 warps issued while P @ V, 128 x 64,
+    runs)."""
+    return sum(ctx.num_registers(d.results[0].type) for d in dots) <= WGMMA_ACCUMULATORS
+
+
+def _waits_later(ctx: LoweringContext, loop, loads: list, async_index: int | None,
+                 short_ring: bool) -> list:
+    """The wgmma dots of `loop` whose wait a later dot's covers: a later wgmma dot that
+    waits (`wait_group 0`) comes before anything reads the accumulator, every reader is
+    an op of the body itself (not of a nested region), the operands are ones no
+    iteration stores again (`_unstaged`), and the accumulators of the dots from it to that
+    one fit together (`_overlap_fits`). Attention's backward issues dV += P^T dO and
+    then dP^T = V dO^T: both are waited for once, before dP^T is read. The last dot
+    reading a short ring waits itself (the next copies go into its buffer after it)."""
+    if not async_wgmma():
+        return []
+    block = loop.regions[0].blocks[0]
+    order = {op.operation: i for i, op in enumerate(block.operations)}
+    terminator = list(block.operations)[-1]
+    own = [] if async_index is None else [terminator.operands[async_index].owner.operation]
+    readers = [dot.operation for load in loads for dot in ring_readers(load)]
+    if short_ring and readers:
+        own.append(max(readers, key=order.get))
+    waiting, later = [], []
+    for dot in reversed(dots_of(loop)):
+        if not warpgroup_dot(ctx, dot) or imprecise_chunk(ctx, dot) is not None:
+            continue
+        users = [use.owner.operation for use in dot.results[0].uses]
+        first_read = min((order.get(u, -1) for u in users), default=len(order))
+        cover = next((d for d in reversed(waiting) if order[dot] < order[d] < first_read),
+                     None)
+        if (dot not in own and cover is not None and _unstaged(ctx, loop, loads, dot)
+                and _overlap_fits(ctx, [d for d in dots_of(loop)
+                                        if order[dot] <= order[d] <= order[cover]])):
+            later.append(dot)
+        elif async_index is None or dot != own[0]:
+            waiting.append(dot)
+    return later
 
 
 def _unstaged(ctx: LoweringContext, loop, loads: list, dot) -> bool:
