@@ -21,7 +21,9 @@ which the lowering realises (`passes/to_llvm/pipeline.py`, `prefetch.py`):
 - in a loop with S > 1 that takes no ring: on each tile load only dots read,
   `ttg.prefetch` (issued one iteration early into registers the loop carries).
 
-A load joins the ring when only mma dots read it (directly or through `tt.trans`, one way
+A load joins the ring (or is prefetched) only when no store of the loop may write what
+it reads (`pointer_bases`: they are computed from different kernel arguments). A load
+joins the ring when only mma dots read it (directly or through `tt.trans`, one way
 or both),
 its tile is 2-D, 16-bit (8- and 32-bit tiles only lying along K for wgmma), filled with
 zeros where masked, and copied by TMA or at least 4 bytes at a time. A tile of pointers
@@ -77,6 +79,7 @@ from tritonc.passes.to_llvm.wgmma import WAIT_LATER, imprecise_chunk, warpgroup_
 from tritonc.passes.ttgir import defining_block, ops_named
 from tritonc.passes.ttgir.layouts import BlockedLayout, DotOperandLayout, MmaLayout
 from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS
+from tritonc.passes.ttgir.pointer_bases import may_overlap, pointer_bases, stored_bases
 from tritonc.passes.ttir.combine import is_zero_splat
 from tritonc.runtime import descriptors
 
@@ -464,7 +467,8 @@ def _ring_loads(ctx: LoweringContext, loop) -> list:
     """The loads of `loop` its ring takes, or [] when their addresses cannot be made for
     a later iteration."""
     block = loop.regions[0].blocks[0]
-    loads = [op.operation for op in block.operations if _ring_candidate(ctx, op.operation)]
+    loads = _unwritten(loop, [op.operation for op in block.operations
+                              if _ring_candidate(ctx, op.operation)])
     if not loads:
         return []
     roots = [v for load in loads for v in load_inputs(load)]
@@ -472,6 +476,15 @@ def _ring_loads(ctx: LoweringContext, loop) -> list:
     if found is None or any(op in loads for op in found.ops):
         return []  # a pipelined tile would feed its own address
     return loads
+
+
+def _unwritten(loop, loads: list) -> list:
+    """The `loads` of `loop` no store of the loop may write, which a later iteration can
+    make early: a loop that stores the tile its next iteration loads (a running product,
+    `x[i + 1] = x[i] @ w`) loads that tile where it stands."""
+    stored = stored_bases(loop.regions[0].blocks[0])
+    return [load for load in loads
+            if not may_overlap(pointer_bases(load.operands[0]), stored)]
 
 
 def _by_tma(ctx: LoweringContext, load) -> bool:
@@ -639,6 +652,7 @@ def _prefetch_loads(ctx: LoweringContext, loop) -> list:
         uses = list(op.results[0].uses)
         if uses and all(u.owner.name == "tt.dot" and u.operand_number < 2 for u in uses):
             loads.append(op)
+    loads = _unwritten(loop, loads)
     if not loads or _registers(ctx, loads) > REGISTER_BUDGET:
         return []
     roots = [v for load in loads for v in load.operands]
