@@ -559,24 +559,25 @@ def _waits_later(ctx: LoweringContext, loop, loads: list, async_index: int | Non
     block = loop.regions[0].blocks[0]
     order = {op.operation: i for i, op in enumerate(block.operations)}
     terminator = list(block.operations)[-1]
-    own = [] if async_index is None else [terminator.operands[async_index].owner.operation]
+    # the dot left in flight neither waits nor is covered; the short ring's last reader waits
+    in_flight = None if async_index is None else \
+        terminator.operands[async_index].owner.operation
     readers = [dot.operation for load in loads for dot in ring_readers(load)]
-    if short_ring and readers:
-        own.append(max(readers, key=order.get))
+    last_reader = max(readers, key=order.get) if short_ring and readers else None
     waiting, later = [], []
     for dot in reversed(dots_of(loop)):
-        if not warpgroup_dot(ctx, dot) or imprecise_chunk(ctx, dot) is not None:
+        if not warpgroup_dot(ctx, dot) or imprecise_chunk(ctx, dot) is not None or \
+                in_flight is not None and dot == in_flight:
             continue
         users = [use.owner.operation for use in dot.results[0].uses]
         first_read = min((order.get(u, -1) for u in users), default=len(order))
         cover = next((d for d in reversed(waiting) if order[dot] < order[d] < first_read),
                      None)
-        if (dot not in own and cover is not None and _unstaged(ctx, loop, loads, dot)
-                and _overlap_fits(ctx, [d for d in dots_of(loop)
-                                        if order[dot] <= order[d] <= order[cover]])):
-            later.append(dot)
-        elif async_index is None or dot != own[0]:
-            waiting.append(dot)
+        covered = (cover is not None and not (last_reader is not None and dot == last_reader)
+                   and _unstaged(ctx, loop, loads, dot)
+                   and _overlap_fits(ctx, [d for d in dots_of(loop)
+                                           if order[dot] <= order[d] <= order[cover]]))
+        (later if covered else waiting).append(dot)
     return later
 
 
