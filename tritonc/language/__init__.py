@@ -51,7 +51,9 @@ from tritonc.language.math import (
     umulhi,
 )
 from tritonc.language.random import (
+    pair_uniform_to_normal,
     philox,
+    philox_impl,
     rand,
     rand4x,
     randint,
@@ -64,6 +66,7 @@ from tritonc.language.scaled_dot import dot_scaled
 from tritonc.language.standard import (
     argmax,
     argmin,
+    bitonic_merge,
     cdiv,
     constexpr_function,
     cumprod,
@@ -75,6 +78,7 @@ from tritonc.language.standard import (
     max,
     min,
     ravel,
+    reduce_or,
     sigmoid,
     softmax,
     sort,

@@ -123,7 +123,7 @@ def rand4x(seed, offsets, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 
 @jit
-def _pair_uniform_to_normal(u1, u2):
+def pair_uniform_to_normal(u1, u2):
     """Box-Muller: two uniforms to two standard normals."""
     u1 = tl.maximum(1.0e-7, u1)
     theta = 6.283185307179586 * u2
@@ -135,7 +135,7 @@ def _pair_uniform_to_normal(u1, u2):
 def randn(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     """Standard normal floats, one for each `offset`."""
     i1, i2, _, _ = randint4x(seed, offset, n_rounds)
-    n1, _ = _pair_uniform_to_normal(uint_to_uniform_float(i1), uint_to_uniform_float(i2))
+    n1, _ = pair_uniform_to_normal(uint_to_uniform_float(i1), uint_to_uniform_float(i2))
     return n1
 
 
@@ -143,6 +143,6 @@ def randn(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 def randn4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     """Four blocks of standard normal floats for each `offset`."""
     i1, i2, i3, i4 = randint4x(seed, offset, n_rounds)
-    n1, n2 = _pair_uniform_to_normal(uint_to_uniform_float(i1), uint_to_uniform_float(i2))
-    n3, n4 = _pair_uniform_to_normal(uint_to_uniform_float(i3), uint_to_uniform_float(i4))
+    n1, n2 = pair_uniform_to_normal(uint_to_uniform_float(i1), uint_to_uniform_float(i2))
+    n3, n4 = pair_uniform_to_normal(uint_to_uniform_float(i3), uint_to_uniform_float(i4))
     return n1, n2, n3, n4

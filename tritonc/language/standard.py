@@ -160,6 +160,19 @@ def xor_sum(input, axis=None, keep_dims=False):
 
 
 @jit
+def _or_combine(a, b):
+    return a | b
+
+
+@tensor_method
+@jit
+def reduce_or(input, axis, keep_dims=False):
+    """The bitwise or of the integer elements along `axis` (of all elements when None)."""
+    tl.static_assert(input.dtype.is_int(), "reduce_or only supported for integers")
+    return tl.reduce(input, axis, _or_combine, keep_dims=keep_dims)
+
+
+@jit
 def _indices_along(input, axis: tl.constexpr):
     """The index of each element of `input` along `axis`, broadcast to its shape."""
     n: tl.constexpr = input.shape[axis]
@@ -323,6 +336,21 @@ def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = False):
     for i in tl.static_range(1, log_n + 1):
         h = _bitonic_merge(h, i, 2 if i < log_n else descending)
     return tl.reshape(h, x.shape)
+
+
+@jit
+def bitonic_merge(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
+    """`x`, bitonic along its last dimension (rising then falling, or falling then
+    rising), sorted along it, ascending unless `descending`: the last stage of `sort` (the
+    dimension a power of 2)."""
+    _dim: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    tl.static_assert(_dim == len(x.shape) - 1, "only minor dimension is currently supported")
+    log_n: tl.constexpr = _log2(x.shape[_dim])
+    n_dims: tl.constexpr = _log2(x.numel)
+    if log_n == 0:
+        return x
+    h = tl.reshape(x, [2] * n_dims)
+    return tl.reshape(_bitonic_merge(h, log_n, 1 if descending else 0), x.shape)
 
 
 @constexpr_function
