@@ -1,6 +1,7 @@
 """tl.reduce_or, tl.bitonic_merge, tl.pair_uniform_to_normal and tl.philox_impl, as
-Triton's standard and random libraries export them: in the interpreter against numpy
-(Philox4x32 and Box-Muller written out here), and compiled through ptxas for sm_90."""
+Triton's standard and random libraries export them, and `store` and `advance` as tensor
+methods: in the interpreter against numpy (Philox4x32 and Box-Muller written out here),
+and compiled through ptxas for sm_90."""
 
 import numpy as np
 import pytest
@@ -130,3 +131,29 @@ def test_philox_impl(rounds, monkeypatch):
 def test_compiled_for_sm90(kernel, signature, constexprs):
     compiled = triton.compile(kernel, signature, constexprs, target="cuda:90")
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
+
+
+@triton.jit
+def copy_by_methods(X, Z, n, BLOCK: tl.constexpr):
+    """`ptrs.store(...)` and a block pointer's `.advance(...)`, as Triton's tensor methods."""
+    offs = tl.arange(0, BLOCK)
+    x_block = tl.make_block_ptr(X, (n,), (1,), (0,), (BLOCK,), (0,))
+    for start in range(0, n, BLOCK):
+        x = tl.load(x_block, boundary_check=(0,))
+        (Z + start + offs).store(x * 2, mask=start + offs < n)
+        x_block = x_block.advance((BLOCK,))
+
+
+def test_store_and_advance_as_methods(monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    x = np.random.default_rng(9).standard_normal(100).astype(np.float32)
+    z = np.full(104, np.nan, np.float32)
+    copy_by_methods[(1,)](x, z, 100, 16)
+    np.testing.assert_array_equal(z[:100], 2 * x)
+    assert np.isnan(z[100:]).all()
+
+
+def test_store_and_advance_as_methods_compile():
+    compiled = triton.compile(copy_by_methods, {"X": "*fp32", "Z": "*fp32", "n": "i32"},
+                              {"BLOCK": 16}, target="cuda:90")
+    assert "st.global" in compiled.asm["ptx"]

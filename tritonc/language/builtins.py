@@ -76,6 +76,7 @@ def load(pointer, mask=None, other=None, boundary_check=(), padding_option="", c
                           _unwrap(eviction_policy), _unwrap(volatile))
 
 
+@tensor_method
 @builtin
 def store(pointer, value, mask=None, boundary_check=(), cache_modifier="", eviction_policy="",
           _semantic=None) -> None:
@@ -93,6 +94,7 @@ def make_block_ptr(base, shape, strides, offsets, block_shape, order, _semantic=
                                     _unwrap_shape(block_shape), order)
 
 
+@tensor_method
 @builtin
 def advance(base, offsets, _semantic=None) -> tensor:
     """The block pointer `base` moved by `offsets` elements along each dimension."""
