@@ -1,6 +1,6 @@
 """tl.reduce_or, tl.bitonic_merge, tl.pair_uniform_to_normal and tl.philox_impl, as
-Triton's standard and random libraries export them, and `store` and `advance` as tensor
-methods: in the interpreter against numpy (Philox4x32 and Box-Muller written out here),
+Triton's standard and random libraries export them, and `store`, `advance` and `cdiv` as
+tensor methods: in the interpreter against numpy (Philox4x32 and Box-Muller written out here),
 and compiled through ptxas for sm_90."""
 
 import numpy as np
@@ -157,3 +157,17 @@ def test_store_and_advance_as_methods_compile():
     compiled = triton.compile(copy_by_methods, {"X": "*fp32", "Z": "*fp32", "n": "i32"},
                               {"BLOCK": 16}, target="cuda:90")
     assert "st.global" in compiled.asm["ptx"]
+
+
+@triton.jit
+def ceil_div(X, Z, N: tl.constexpr, D: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Z + offs, tl.load(X + offs).cdiv(D))
+
+
+def test_cdiv_as_a_method(monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    x = np.random.default_rng(4).integers(0, 1000, 32).astype(np.int32)
+    z = np.full(32, -1, np.int32)
+    ceil_div[(1,)](x, z, 32, 7)
+    np.testing.assert_array_equal(z, -(-x // 7))

@@ -47,6 +47,7 @@ def _extremum_dtype(in_dtype: dtype, with_indices: bool) -> dtype:
     return tl.float32 if in_dtype.is_floating() else tl.int32
 
 
+@tensor_method
 @jit
 def cdiv(x, div):
     """ceil(x / div) for non-negative integers."""
