@@ -1,7 +1,7 @@
 """tl.reduce_or, tl.bitonic_merge, tl.pair_uniform_to_normal and tl.philox_impl, as
-Triton's standard and random libraries export them, and `store`, `advance` and `cdiv` as
-tensor methods: in the interpreter against numpy (Philox4x32 and Box-Muller written out here),
-and compiled through ptxas for sm_90."""
+Triton's standard and random libraries export them, `store`, `advance` and `cdiv` as
+tensor methods, and tl.TRITON_MAX_TENSOR_NUMEL: in the interpreter against numpy
+(Philox4x32 and Box-Muller written out here), and compiled through ptxas for sm_90."""
 
 import numpy as np
 import pytest
@@ -171,3 +171,21 @@ def test_cdiv_as_a_method(monkeypatch):
     z = np.full(32, -1, np.int32)
     ceil_div[(1,)](x, z, 32, 7)
     np.testing.assert_array_equal(z, -(-x // 7))
+
+
+@triton.jit
+def too_large(Z, N: tl.constexpr):
+    tl.store(Z + tl.arange(0, N), 1.0)
+
+
+def test_a_tensor_above_the_element_limit_is_refused(monkeypatch):
+    """At most tl.TRITON_MAX_TENSOR_NUMEL elements, refused at the line that makes more."""
+    assert tl.TRITON_MAX_TENSOR_NUMEL == 1 << 20
+    with pytest.raises(triton.CompilationError, match="2097152 elements, more than the "
+                       "maximum of 1048576") as e:
+        triton.compile(too_large, {"Z": "*fp32"}, {"N": 1 << 21}, target="ttir")
+    assert "tl.arange(0, N)" in str(e.value)
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    z = np.zeros(1 << 20, np.float32)
+    too_large[(1,)](z, 1 << 20)
+    assert (z == 1.0).all()

@@ -63,6 +63,7 @@ from tritonc.language.random import (
     uint_to_uniform_float,
 )
 from tritonc.language.scaled_dot import dot_scaled
+from tritonc.language.semantic_core import MAX_NUMEL as TRITON_MAX_TENSOR_NUMEL
 from tritonc.language.standard import (
     argmax,
     argmin,
