@@ -48,6 +48,18 @@ def test_driver_set_and_reset_active():
     assert driver.active is default
 
 
+def test_the_errors_triton_exports():
+    """`triton.OutOfResources` (what a launch over the shared memory raises, and the
+    autotuner prunes) and `triton.InterpreterError`, both TritonErrors."""
+    from tritonc.backends.interpreter.errors import InterpreterError
+    from tritonc.errors import OutOfResources
+
+    assert triton.OutOfResources is OutOfResources
+    assert triton.InterpreterError is InterpreterError
+    assert issubclass(triton.OutOfResources, triton.TritonError)
+    assert issubclass(triton.InterpreterError, triton.TritonError)
+
+
 def test_unknown_runtime_attribute_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         triton.runtime.nope  # noqa: B018

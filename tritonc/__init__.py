@@ -6,7 +6,7 @@ Triton. Importing the package is cheap: MLIR loads only when a kernel is compile
 
 from tritonc.allocation import set_allocator
 from tritonc.compiler.errors import CompilationError
-from tritonc.errors import TritonError
+from tritonc.errors import OutOfResources, TritonError
 from tritonc.runtime.jit import JITFunction, jit, must_use_result
 
 __version__ = "0.1.0"
@@ -54,6 +54,10 @@ def __getattr__(name: str):
         from tritonc.language.standard import constexpr_function
 
         return constexpr_function
+    if name == "InterpreterError":
+        from tritonc.backends.interpreter.errors import InterpreterError
+
+        return InterpreterError
     if name in ("reinterpret", "TensorWrapper"):
         from tritonc.runtime import tensor_wrapper
 
@@ -61,5 +65,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'tritonc' has no attribute {name!r}")
 
 
-__all__ = ["CompilationError", "JITFunction", "TritonError", "cdiv", "compile", "jit",
-           "must_use_result", "next_power_of_2", "set_allocator", "__version__"]
+__all__ = ["CompilationError", "JITFunction", "OutOfResources", "TritonError", "cdiv", "compile",
+           "jit", "must_use_result", "next_power_of_2", "set_allocator", "__version__"]
