@@ -1,7 +1,8 @@
 """tl.reduce_or, tl.bitonic_merge, tl.pair_uniform_to_normal and tl.philox_impl, as
 Triton's standard and random libraries export them, `store`, `advance` and `cdiv` as
-tensor methods, and tl.TRITON_MAX_TENSOR_NUMEL: in the interpreter against numpy
-(Philox4x32 and Box-Muller written out here), and compiled through ptxas for sm_90."""
+tensor methods, tl.TRITON_MAX_TENSOR_NUMEL and `tl.core` holding the language: in the
+interpreter against numpy (Philox4x32 and Box-Muller written out here), and compiled
+through ptxas for sm_90."""
 
 import numpy as np
 import pytest
@@ -189,3 +190,23 @@ def test_a_tensor_above_the_element_limit_is_refused(monkeypatch):
     z = np.zeros(1 << 20, np.float32)
     too_large[(1,)](z, 1 << 20)
     assert (z == 1.0).all()
+
+
+@triton.jit
+def through_core(X, Z, N: tl.constexpr):
+    offs = tl.core.arange(0, N)
+    x = tl.core.load(X + offs)
+    zero = tl.core.full((N,), 0, tl.core.float32)
+    tl.core.store(Z + offs, tl.core.where(x > 0, x, zero))
+
+
+def test_the_language_through_tl_core(monkeypatch):
+    """`tl.core.<name>` reaches the language's names, as `triton.language.core` does."""
+    assert tl.core.int32 is tl.int32 and tl.core.PropagateNan is tl.PropagateNan
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    x = np.random.default_rng(2).standard_normal(64).astype(np.float32)
+    z = np.full(64, np.nan, np.float32)
+    through_core[(1,)](x, z, 64)
+    np.testing.assert_array_equal(z, np.maximum(x, 0))
+    assert triton.compile(through_core, {"X": "*fp32", "Z": "*fp32"}, {"N": 64},
+                          target="cuda:90").asm["cubin"][:4] == b"\x7fELF"

@@ -96,3 +96,19 @@ bool_ = int1
 pi32_t = pointer_type(int32)
 
 __all__ = [name for name in dir() if not name.startswith("_")]
+
+
+def _fill_core() -> None:
+    """`tl.core` holds the language's names too, as Triton's `triton.language.core` does
+    (kernels and libraries write `tl.core.int32`, `tl.core.full(...)`); its own stay."""
+    import types
+
+    from tritonc.language import core
+
+    for name in __all__:
+        value = globals()[name]
+        if not hasattr(core, name) and not isinstance(value, types.ModuleType):
+            setattr(core, name, value)
+
+
+_fill_core()
