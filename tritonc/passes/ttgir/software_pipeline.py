@@ -564,8 +564,9 @@ def _waits_later(ctx: LoweringContext, loop, loads: list, async_index: int | Non
         terminator.operands[async_index].owner.operation
     readers = [dot.operation for load in loads for dot in ring_readers(load)]
     last_reader = max(readers, key=order.get) if short_ring and readers else None
+    dots = dots_of(loop)
     waiting, later = [], []
-    for dot in reversed(dots_of(loop)):
+    for dot in reversed(dots):
         if not warpgroup_dot(ctx, dot) or imprecise_chunk(ctx, dot) is not None or \
                 in_flight is not None and dot == in_flight:
             continue
@@ -575,7 +576,7 @@ def _waits_later(ctx: LoweringContext, loop, loads: list, async_index: int | Non
                      None)
         covered = (cover is not None and not (last_reader is not None and dot == last_reader)
                    and _unstaged(ctx, loop, loads, dot)
-                   and _overlap_fits(ctx, [d for d in dots_of(loop)
+                   and _overlap_fits(ctx, [d for d in dots
                                            if order[dot] <= order[d] <= order[cover]]))
         (later if covered else waiting).append(dot)
     return later
