@@ -76,10 +76,12 @@ def matmul_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride
 def matmul_persistent_descriptor(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
                                  BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                                  GROUP_M: tl.constexpr, NUM_SMS: tl.constexpr,
-                                 EPILOGUE_SUBTILE: tl.constexpr):
+                                 EPILOGUE_SUBTILE: tl.constexpr,
+                                 WARP_SPECIALIZE: tl.constexpr = False):
     """A (M x K), B given as N x K (a weight matrix) and used as `b.T`, C (M x N), all
     row-major fp16, through descriptors made here; the descriptors clip the ragged
-    edges. EPILOGUE_SUBTILE stores C as two halves split from the accumulator."""
+    edges. EPILOGUE_SUBTILE stores C as two halves split from the accumulator;
+    WARP_SPECIALIZE asks for the tile loop to be warp-specialized."""
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
                                        block_shape=[BLOCK_M, BLOCK_K])
     b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
@@ -96,7 +98,8 @@ def matmul_persistent_descriptor(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.const
     k_tiles = tl.cdiv(K, BLOCK_K)
     num_tiles = num_pid_m * num_pid_n
     num_pid_in_group = GROUP_M * num_pid_n
-    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True):
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True,
+                            warp_specialize=WARP_SPECIALIZE):
         pid_m, pid_n = _grouped_pid(tile_id, num_pid_in_group, num_pid_m, GROUP_M)
         off_m = pid_m * BLOCK_M
         off_n = pid_n * BLOCK_N

@@ -133,7 +133,7 @@ def _persistent(size, small_size):
     return build
 
 
-def _persistent_descriptor(size, small_size, subtile):
+def _persistent_descriptor(size, small_size, subtile, specialize=False):
     def build(device, small):
         m, n, k = small_size if small else size  # N, K: rows of 16 bytes, as TMA needs
         bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 256, 64, 8)
@@ -144,13 +144,15 @@ def _persistent_descriptor(size, small_size, subtile):
         launch = Launch("matmul_persistent_descriptor", (min(sms, tiles),),
                         [a, w, c, m, n, k],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8 if not small else 2,
-                             NUM_SMS=sms, EPILOGUE_SUBTILE=subtile, num_warps=warps,
-                             num_stages=3))
-        name = "persistent matmul, descriptors" + (", subtiled C" if subtile else "")
+                             NUM_SMS=sms, EPILOGUE_SUBTILE=subtile,
+                             WARP_SPECIALIZE=specialize, num_warps=warps, num_stages=3))
+        name = ("persistent matmul, descriptors" + (", subtiled C" if subtile else "")
+                + (", warp_specialize" if specialize else ""))
         return StyleCase(name, f"{m}x{n}x{k}", [launch], {"c": c},
                          lambda: {"c": f64(a) @ f64(w).T}, "TFLOP/s", 2 * m * n * k)
 
-    build.__name__ = f"persistent_descriptor{'_subtile' if subtile else ''}_{size[0]}"
+    build.__name__ = (f"persistent_descriptor{'_subtile' if subtile else ''}"
+                      f"{'_ws' if specialize else ''}_{size[0]}")
     return build
 
 
@@ -462,6 +464,7 @@ CASES = [
     _persistent((4000, 4000, 4000), (33, 45, 27)),
     _persistent_descriptor((4096, 4096, 4096), (40, 72, 48), False),
     _persistent_descriptor((4096, 4096, 4096), (36, 80, 40), True),
+    _persistent_descriptor((4096, 4096, 4096), (40, 72, 48), False, specialize=True),
     _persistent_descriptor((4000, 4000, 4000), (50, 40, 56), False),
     grouped_gemm,
     _split_k((1024, 1024, 16384), (37, 45, 100), 8),
