@@ -112,7 +112,7 @@ class CompiledKernel:
         self.shared = self.metadata.shared
         self.n_regs = report.get("registers")
         self.n_spills = report.get("spill_stores")
-        self.n_max_threads = 32 * options.num_warps
+        self.n_max_threads = 32 * (options.num_warps + int(meta.get("producer_warps", 0)))
         self.tensormaps = meta.get("tensormaps", [])  # maps its launch encodes (sm_90)
         self.module = None
         self.function = None

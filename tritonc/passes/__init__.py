@@ -19,6 +19,7 @@ imported when it is first run.
     thread-locality        loop-carried row reductions accumulate within each thread
     hoist-tensormaps       descriptors made from kernel arguments get launch-encoded maps
     software-pipeline      loops feeding dots: ring depth, pipelined loads, dot in flight
+    warp-specialize        a warp_specialize loop's TMA ring copied by a producer warpgroup
     read-back-operands     tiles read back from the ring go straight into mma.sync operands
     rematerialize-loads    a small tensor converted after its load is loaded in that layout
     convert-ttgir-to-llvm  TTGIR -> a gpu.module of per-thread llvm/nvvm/arith/scf code
@@ -123,6 +124,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
     PassInfo("hoist-tensormaps", "tritonc.passes.ttgir.hoist_tensormaps", "hoist_tensormaps"),
     PassInfo("software-pipeline", "tritonc.passes.ttgir.software_pipeline",
              "software_pipeline"),
+    PassInfo("warp-specialize", "tritonc.passes.ttgir.warp_specialize", "warp_specialize"),
     PassInfo("read-back-operands", "tritonc.passes.ttgir.read_back_operands",
              "read_back_operands"),
     PassInfo("rematerialize-loads", "tritonc.passes.ttgir.rematerialize_loads",

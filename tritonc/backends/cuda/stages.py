@@ -30,8 +30,10 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            arguments gets a map argument the launch encodes, `tt.tensormaps`),
            software-pipeline (the loops whose dot tiles stream through a cp.async ring:
            its depth and buffers, the loads it takes, the wgmma left in flight; else the
-           tiles prefetched into registers), read-back-operands (a tile read back from the
-           ring for an mma.sync dot goes straight into the operand's registers),
+           tiles prefetched into registers), warp-specialize (sm_90: the TMA ring of a
+           `warp_specialize` loop is filled by a producer warpgroup), read-back-operands
+           (a tile read back from the ring for an mma.sync dot goes straight into the
+           operand's registers),
            rematerialize-loads (a tensor of fewer elements than threads, loaded and
            converted, is loaded in the converted layout)
     llir   convert-ttgir-to-llvm (options read from the module's attributes), the upstream
@@ -97,6 +99,7 @@ def ttgir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
         "cleanup",
         *(("hoist-tensormaps",) if options.launch_tensormaps else ()),
         "software-pipeline",
+        "warp-specialize",
         "read-back-operands",
         "rematerialize-loads",
     )
@@ -133,6 +136,8 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
     metadata.setdefault("name", lowered.name)
     metadata.update(num_warps=carried.num_warps, num_stages=carried.num_stages,
                     shared=lowered.smem_bytes)
+    if lowered.producer_warps:  # launched beside num_warps (warp_roles.py)
+        metadata["producer_warps"] = lowered.producer_warps
     metadata["ptx_arch"] = f"{carried.arch}a" if lowered.arch_specific else str(carried.arch)
     return llvm_to_ptx.mlir_to_llvm_ir(lowered.module, lowered.name, metadata["ptx_arch"],
                                        fp_fusion=options.enable_fp_fusion,
@@ -188,6 +193,9 @@ def make_cubin(ptx: str, metadata: dict, options: CUDAOptions) -> bytes:
 
 
 _REQNTID = re.compile(r"^\.reqntid (\d+).*$", re.MULTILINE)
+# PTX that bounds its own registers or occupancy (a warp-specialized kernel moves
+# registers between its warps with setmaxnreg, sized for one block per SM)
+_OWN_BOUNDS = (".minnctapersm", ".maxnreg", ".maxntid", "setmaxnreg")
 
 
 def _assemble_for(ptx: str, arch: str, name: str, blocks: int) -> tuple[bytes, dict]:
@@ -212,7 +220,7 @@ def one_more_block(ptx: str, arch: str, registers: int, shared: int) -> int | No
     128 x 128 x 64 fp8 matmul's ring): two blocks per SM by registers, three by shared
     memory; at 168 registers, three."""
     block = _REQNTID.search(ptx)
-    if block is None or any(d in ptx for d in (".minnctapersm", ".maxnreg", ".maxntid")):
+    if block is None or any(d in ptx for d in _OWN_BOUNDS):
         return None
     warps, sm = int(block.group(1)) // 32, int(re.match(r"\d+", arch).group(0))
     try:
@@ -242,6 +250,6 @@ def blocks_for_half_sm(ptx: str, arch: str, registers: int) -> int | None:
     limits = sm_limits(int(re.match(r"\d+", arch).group(0)))
     if not 0 < threads < _HALF_SM_THREADS or ptx.count("ld.global") < 2 \
             or registers > limits.regs // limits.threads \
-            or any(d in ptx for d in (".minnctapersm", ".maxnreg", ".maxntid")):
+            or any(d in ptx for d in _OWN_BOUNDS):
         return None
     return _HALF_SM_THREADS // threads

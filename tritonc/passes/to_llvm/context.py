@@ -84,9 +84,15 @@ class LoweringContext:
         self.load_guard = None  # an i1 every load also needs (a later iteration's, pipeline.py)
         self.scratch_in_pipeline = False  # scratch used while ring buffers are live
         self.extra_yields: dict = {}  # scf.yield -> values appended to it
-        # (dot, issue, after its reads): run once that dot is issued, or once every
-        # thread is done reading its operands (pipeline.py)
+        # (dot, run, after its wait): run once that dot is issued, or once it is done
+        # reading its operands (pipeline.py)
         self.after_dot = None
+        # warp specialization (warp_roles.py): the threads of the warps lowered now
+        # (consumers synchronise among themselves, a named barrier), the one that issues
+        # their single-thread copies
+        self.role_threads: int | None = None
+        self.first_thread = 0
+        self.ws_counter = None  # i32 in a local: the ring iterations this thread has done
         # values whose registers a wgmma may still write, and what waits for them
         self.in_flight: set = set()
         self.settle = None
@@ -372,7 +378,10 @@ class LoweringContext:
             "constraints": ir.StringAttr.get("=r,r,r")})
 
     def barrier(self) -> None:
-        self.op("gpu.barrier", [])
+        if self.role_threads is None:
+            self.op("gpu.barrier", [])
+        else:
+            self.asm(f"bar.sync 1, {self.role_threads};")
 
     def guard_barrier(self) -> None:
         """The barrier before threads write shared memory that others may still be reading

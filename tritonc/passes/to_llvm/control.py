@@ -6,9 +6,10 @@ Loop-carried and yielded tensors become their registers: an `scf.for` carrying o
 
 from __future__ import annotations
 
-from tritonc.passes.to_llvm import pipeline, prefetch, wgmma
+from tritonc.passes.to_llvm import pipeline, prefetch, warp_roles, wgmma
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.lowering import inline_function, lower_block, lowering
+from tritonc.passes.ttgir.warp_specialize import SPECIALIZED
 
 
 def _flat(ctx: LoweringContext, values) -> list:
@@ -57,7 +58,8 @@ def lower_for(ctx: LoweringContext, op) -> list:
 
     ring = pipeline.planned(ctx, op)
     if ring is not None:
-        return pipeline.lower_pipelined(ctx, ring, body)
+        return pipeline.lower_pipelined(
+            ctx, ring, body, warp_roles.consume if SPECIALIZED in op.attributes else None)
     early = prefetch.planned(op)
     if early is not None:
         return prefetch.lower_prefetched(ctx, early, body)

@@ -318,7 +318,6 @@ def lower_dot(ctx: LoweringContext, op) -> list:
         if ctx.after_dot is not None and ctx.after_dot[0] == op.operation:
             issue = ctx.after_dot[1]  # copies into the buffers this dot read (pipeline.py)
             ctx.after_dot = None
-            ctx.barrier()
             issue()
         return out
     a, b, c = op.operands

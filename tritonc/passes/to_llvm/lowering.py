@@ -89,6 +89,7 @@ class LoweredKernel:
     name: str
     smem_bytes: int
     arch_specific: bool  # uses instructions of the arch-specific target (sm_90a's wgmma)
+    producer_warps: int  # warps launched beyond num_warps (warp_roles.py)
 
 
 def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) -> LoweredKernel:
@@ -105,7 +106,9 @@ def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) ->
         memory,
         reduce,
         shape,
+        warp_roles,
     )
+    from tritonc.passes.ttgir.warp_specialize import PRODUCER_WARPS, producer_slice
 
     functions = {}
     kernel = None
@@ -128,7 +131,9 @@ def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) ->
     args = ", ".join(f"%a{i}: {_arg_type_text(a.type)}" for i, a in enumerate(block.arguments))
     # The block size is known to the IR and, as `.reqntid`, to ptxas, which then budgets
     # registers for that many threads instead of the 1024 a launch could otherwise have.
-    block_size = f"array<i32: {32 * num_warps}, 1, 1>"
+    producer_warps = ir.IntegerAttr(kernel.attributes[PRODUCER_WARPS]).value \
+        if PRODUCER_WARPS in kernel.attributes else 0
+    block_size = f"array<i32: {32 * (num_warps + producer_warps)}, 1, 1>"
     text = f"""
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
@@ -163,7 +168,10 @@ module attributes {{gpu.container_module}} {{
         ctx.entry_ip = ir.InsertionPoint(ctx.pipeline_base.owner)
         for old, new in zip(block.arguments, body.arguments):
             ctx.set(old, [new])
-        lower_block(ctx, block)
+        if producer_warps:
+            warp_roles.lower_roles(ctx, block, producer_slice(ctx, kernel), producer_warps)
+        else:
+            lower_block(ctx, block)
         # ring buffers of pipelined loops share the scratch area unless scratch was used
         # while they were live; then they sit after it
         # (at a 1024-byte boundary: the period of the 128-byte swizzle wgmma reads)
@@ -176,4 +184,4 @@ module attributes {{gpu.container_module}} {{
                                                                          resident)
         if ctx.resident_bytes:
             used = resident + ctx.resident_bytes
-    return LoweredKernel(out, kname, used, ctx.arch_specific)
+    return LoweredKernel(out, kname, used, ctx.arch_specific, producer_warps)

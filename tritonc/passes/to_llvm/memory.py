@@ -77,7 +77,7 @@ def _segments(op) -> list[int]:
 
 
 class ReadBack(NamedTuple):
-    """Where a pipelined load's tile lies in its ring buffer (pipeline.py `_issue`): the
+    """Where a pipelined load's tile lies in its ring buffer (pipeline.py `issue_copies`): the
     buffer's byte offset `at`, `vector` registers stored together, stored one column a row
     when `flipped`, row r as row r // `repeat` (software_pipeline.repeated_rows)."""
 

@@ -169,7 +169,7 @@ def _repeats(ctx: LoweringContext, load) -> bool:
     return any(along.get(load.operands[0], d).constancy > 1 for d in range(2))
 
 
-def _issue(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
+def issue_copies(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
     """Copy every pipelined tile of one iteration into buffer `stage` (an i32): TMA
     tiles (their `ptrs` are their coordinates) by thread 0, the others by cp.async."""
     stage_base = ctx.binop("arith.addi", ctx.pipeline_base,
@@ -259,6 +259,16 @@ def _opaque(ctx: LoweringContext, value) -> ir.Value:
     return ctx.value("llvm.inline_asm", [value], value.type, attrs)
 
 
+def after_barrier(ctx: LoweringContext, issue):
+    """`issue`, once every thread of the block is past the reads before it."""
+
+    def run() -> None:
+        ctx.barrier()
+        issue()
+
+    return run
+
+
 def less_than(ctx: LoweringContext, a, b) -> ir.Value:
     """a < b on signed i32 values (an i1)."""
     return ctx.value("arith.cmpi", [a, b], ir.IntegerType.get_signless(1),
@@ -289,14 +299,62 @@ def _in_flight(loop) -> InFlight | None:
     return InFlight(dot, index, False, dot)
 
 
-def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
+def _bindings(p: Plan, iv, ahead: list) -> dict:
+    block = p.loop.regions[0].blocks[0]
+    bindings = {block.arguments[0]: [iv]}
+    bindings.update({block.arguments[i]: regs for i, regs in zip(p.args, ahead)})
+    return bindings
+
+
+def _guard(ctx: LoweringContext, p: Plan, iv, ub):
+    """The loads among the address ops of iteration `iv` are made only if it runs."""
+    return less_than(ctx, iv, ub) if any(op.name == "tt.load" for op in p.ops) else None
+
+
+def tiles(ctx: LoweringContext, p: Plan, iv, ahead: list, ub) -> tuple[list, list]:
+    """The pointers and masks (coordinates and None for a TMA tile) of every ring load of
+    iteration `iv`, whose loop arguments the addresses read are `ahead`."""
+    wanted = [v for load in p.loads for v in load_inputs(load)]
+    got = iter(evaluate(ctx, p.ops, _bindings(p, iv, ahead), wanted, _guard(ctx, p, iv, ub)))
+    ptrs, masks = [], []
+    for load in p.loads:
+        if load.name == "tt.descriptor_load":
+            parts = next(got)
+            coords = [next(got)[0] for _ in range(len(list(load.operands)) - 1)]
+            if load in p.tma:
+                ptrs.append(coords)
+                masks.append(None)
+                continue
+            addresses, preds = descriptor_addresses(ctx, parts, coords, load.results[0].type)
+            ptrs.append(addresses)
+            masks.append(preds)
+            continue
+        if is_block_pointer(load.operands[0].type):
+            addresses, preds = block_addresses(ctx, load, next(got), load.results[0].type)
+            ptrs.append(addresses)
+            masks.append(preds)
+            continue
+        ptrs.append(next(got))
+        masks.append(next(got) if len(load_inputs(load)) > 1 else None)
+    return ptrs, masks
+
+
+def advanced(ctx: LoweringContext, p: Plan, iv, ahead: list, ub) -> list:
+    """What iteration `iv` yields for the loop arguments the addresses read."""
+    terminator = list(p.loop.regions[0].blocks[0].operations)[-1]
+    return evaluate(ctx, p.ops, _bindings(p, iv, ahead),
+                    [terminator.operands[i - 1] for i in p.args], _guard(ctx, p, iv, ub))
+
+
+def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body, consume=None) -> list:
     """The loop with its plan applied; `lower_body(new_loop, extra)` lowers the original
-    body into the new loop, which carries `extra` more values (the ahead pointers)."""
+    body into the new loop, which carries `extra` more values (the ahead pointers).
+    `consume(ctx, p, in_flight, lower_body)`, when given, lowers the loop instead, as
+    the consumers of a warp-specialized kernel run it (warp_roles.py)."""
     loop = p.loop
     block = loop.regions[0].blocks[0]
     lb, ub, step = (ctx.get(v)[0] for v in list(loop.operands)[:3])
     inits = list(loop.operands)[3:]
-    terminator = list(block.operations)[-1]
     stages, ring = p.stages, p.ring
     in_flight = _in_flight(loop)
     carried = in_flight is not None and in_flight.carried
@@ -323,44 +381,11 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
         p.vecs.append(vec)
     p.sizes = [ctx.num_registers(a.type) for a in arg_values]
 
-    reads = any(op.name == "tt.load" for op in p.ops)
-
-    def guard(iv):  # the loads of iteration iv's addresses are made only if it runs
-        return less_than(ctx, iv, ub) if reads else None
-
     def tiles_for(iv, ahead):
-        bindings = {block.arguments[0]: [iv]}
-        bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
-        wanted = [v for load in p.loads for v in load_inputs(load)]
-        got = iter(evaluate(ctx, p.ops, bindings, wanted, guard(iv)))
-        ptrs, masks = [], []
-        for load in p.loads:
-            if load.name == "tt.descriptor_load":
-                parts = next(got)
-                coords = [next(got)[0] for _ in range(len(list(load.operands)) - 1)]
-                if load in p.tma:
-                    ptrs.append(coords)
-                    masks.append(None)
-                    continue
-                addresses, preds = descriptor_addresses(ctx, parts, coords,
-                                                        load.results[0].type)
-                ptrs.append(addresses)
-                masks.append(preds)
-                continue
-            if is_block_pointer(load.operands[0].type):
-                addresses, preds = block_addresses(ctx, load, next(got), load.results[0].type)
-                ptrs.append(addresses)
-                masks.append(preds)
-                continue
-            ptrs.append(next(got))
-            masks.append(next(got) if len(load_inputs(load)) > 1 else None)
-        return ptrs, masks
+        return tiles(ctx, p, iv, ahead, ub)
 
     def advance(iv, ahead):
-        bindings = {block.arguments[0]: [iv]}
-        bindings.update({a: regs for a, regs in zip(arg_values, ahead)})
-        return evaluate(ctx, p.ops, bindings, [terminator.operands[i - 1] for i in p.args],
-                        guard(iv))
+        return advanced(ctx, p, iv, ahead, ub)
 
     def lower() -> list:
         # prologue: iterations 0 .. S-2, once every thread is done with what the ring
@@ -376,7 +401,7 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
         iv = lb
         for s in range(stages - 1):
             ptrs, masks = tiles_for(iv, ahead)
-            _issue(ctx, p, ptrs, masks, ctx.i32(s), less_than(ctx, iv, ub))
+            issue_copies(ctx, p, ptrs, masks, ctx.i32(s), less_than(ctx, iv, ub))
             ahead = advance(iv, ahead)
             iv = ctx.binop("arith.addi", iv, step)
         flat_ahead = [r for regs, vec in zip(ahead, p.vecs) for r in regs[::vec]]
@@ -403,9 +428,10 @@ def lower_pipelined(ctx: LoweringContext, p: Plan, lower_body) -> list:
             ctx.barrier()
         return results
 
+    run = lower if consume is None else (lambda: consume(ctx, p, in_flight, lower_body))
     if in_flight is None:
-        return lower()
-    return _if_iterates(ctx, loop, lower)
+        return run()
+    return _if_iterates(ctx, loop, run)
 
 
 def _if_iterates(ctx: LoweringContext, loop, lower) -> list:
@@ -433,6 +459,26 @@ def _if_iterates(ctx: LoweringContext, loop, lower) -> list:
     return out
 
 
+def map_operands(ctx: LoweringContext, p: Plan, buffer) -> None:
+    """The ring loads of the iteration, and the dot operands read through them, take
+    their tiles from ring buffer `buffer` (an i32)."""
+    read_base = ctx.binop("arith.addi", ctx.pipeline_base,
+                          ctx.binop("arith.muli", buffer, ctx.i32(p.stage_bytes)))
+    for load, offset in zip(p.loads, p.offsets):
+        at = ctx.binop("arith.addi", read_base, ctx.i32(offset))
+        if load in p.read_back:  # its registers are read where it is loaded
+            ctx.read_back[load.results[0]] = ReadBack(at, copy_width(ctx, load),
+                                                      load in p.transposed, p.repeats[load])
+            continue
+        ctx.smem_operands[load.results[0]] = at
+        if load in p.transposed:
+            ctx.smem_k_major.add(load.results[0])
+        for operand in p.trans[load]:  # a dot reads the stored tile transposed
+            ctx.smem_operands[operand] = at
+            if load not in p.transposed:
+                ctx.smem_k_major.add(operand)
+
+
 def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     """At the top of iteration `iv`: wait for its tiles, map the pipelined loads to their
     buffer and issue iteration iv+(S-1)*step: there, or, with a dot left in flight,
@@ -458,21 +504,7 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
     ctx.barrier()
     if not p.tma:
         k, read = position()
-    read_base = ctx.binop("arith.addi", ctx.pipeline_base,
-                          ctx.binop("arith.muli", read, ctx.i32(p.stage_bytes)))
-    for load, offset in zip(p.loads, p.offsets):
-        at = ctx.binop("arith.addi", read_base, ctx.i32(offset))
-        if load in p.read_back:  # its registers are read where it is loaded
-            ctx.read_back[load.results[0]] = ReadBack(at, copy_width(ctx, load),
-                                                      load in p.transposed, p.repeats[load])
-            continue
-        ctx.smem_operands[load.results[0]] = at
-        if load in p.transposed:
-            ctx.smem_k_major.add(load.results[0])
-        for operand in p.trans[load]:  # a dot reads the stored tile transposed
-            ctx.smem_operands[operand] = at
-            if load not in p.transposed:
-                ctx.smem_k_major.add(operand)
+    map_operands(ctx, p, read)
     nxt: list = []
 
     def issue() -> None:
@@ -487,7 +519,7 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         write = ctx.binop("arith.remsi", ctx.binop("arith.addi", k, ctx.i32(stages - 1)),
                           ctx.i32(ring))
         ptrs, masks = tiles_for(iv_ahead, ahead)
-        _issue(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
+        issue_copies(ctx, p, ptrs, masks, write, less_than(ctx, iv_ahead, ub))
         for regs, before, vec in zip(advance(iv_ahead, ahead), ahead, p.vecs):
             nxt.extend(r if r == was else _opaque(ctx, r)  # a base the loop keeps stays as is
                        for r, was in zip(regs[::vec], before[::vec]))
@@ -496,7 +528,8 @@ def _in_loop(ctx, p, depth, iv, ahead_flat, lb, ub, step, tiles_for, advance):
         # in flight, S+1 buffers: (i+S-1) % (S+1) was read by the dot of i-2, done by now;
         # S: once the dot of i-1, which read (i+S-1) % S, is done in every warpgroup;
         # S-1 (dots done in the iteration): once the last dot of i has read i % (S-1)
-        ctx.after_dot = (issuer, issue, after_reads)
+        ctx.after_dot = (issuer, after_barrier(ctx, issue) if after_reads else issue,
+                         after_reads)
     else:
         issue()
     return nxt

@@ -24,8 +24,10 @@ from tritonc.runtime import descriptors
 
 
 def leader(ctx: LoweringContext) -> ir.Value:
-    """An i1 that holds in thread 0 of the block."""
-    return ctx.value("arith.cmpi", [ctx.tid, ctx.i32(0)], ir.IntegerType.get_signless(1),
+    """An i1 that holds in one thread: thread 0 of the block, or the first of the
+    warps lowered now (`ctx.first_thread`, a warp-specialized kernel's producer)."""
+    return ctx.value("arith.cmpi", [ctx.tid, ctx.i32(ctx.first_thread)],
+                     ir.IntegerType.get_signless(1),
                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
 
 

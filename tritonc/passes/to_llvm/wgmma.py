@@ -417,7 +417,6 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         return [accs]
     out = wait_accumulators(ctx, accs, 1 if op.results[0] in ctx.async_dots else 0)
     if issue is not None and after_wait:
-        ctx.barrier()
         issue()
     return [out]
 

@@ -1,0 +1,87 @@
+// RUN: tritonc opt %s --passes convert-ttgir-to-llvm | filecheck %s
+// A warp-specialized persistent matmul (sm_90, 8 warps, a TMA ring of 3 buffers, the
+// output of warp-specialize): 12 warps run; thread 0 makes the full (one arrival) and
+// empty (one per consumer warp) mbarriers before every warp meets once; the producer
+// warpgroup (warps 8..11) gives registers up, waits for a free buffer and copies by TMA;
+// the 8 consumer warps take them, wait for the full barriers, give buffers back from
+// lane 0 of each warp and synchronise among themselves on named barrier 1.
+
+// CHECK: gpu.func @matmul_persistent_descriptor
+// CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// CHECK: llvm.alloca
+// CHECK: mbarrier.init.shared::cta.b64 [$0+16], 1;
+// CHECK: mbarrier.init.shared::cta.b64 [$0+40], 8;
+// CHECK: gpu.barrier
+// CHECK: arith.cmpi uge, %{{.*}}, %c8_i32
+// CHECK: scf.if
+// CHECK: setmaxnreg.dec.sync.aligned.u32 40;
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: mbarrier.try_wait.parity
+// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], 49152;
+// CHECK: cp.async.bulk.tensor.2d
+// CHECK: } else {
+// CHECK: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK: mbarrier.try_wait.parity
+// CHECK: wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: mbarrier.arrive.shared::cta.b64 _, [$0];
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: mbarrier.arrive.shared::cta.b64 _, [$0];
+// CHECK: bar.sync 1, 256;
+// CHECK-NOT: gpu.barrier
+
+module attributes {"ttg.num-stages" = 3 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  func.func public @matmul_persistent_descriptor(%arg0: !tt.ptr<f16, 1 : i32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16, 1 : i32> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f16, 1 : i32> {tt.divisibility = 16 : i32}, %arg3: i32 {tt.divisibility = 16 : i32}, %arg4: i32 {tt.divisibility = 16 : i32}, %arg5: i32 {tt.divisibility = 16 : i32}, %arg6: !tt.ptr<i8, 1 : i32>, %arg7: !tt.ptr<i8, 1 : i32>) attributes {tt.tensormaps = [{base = 0 : i32, block = array<i32: 128, 64>, element_bytes = 2 : i32, map = 6 : i32, shape = ["%3", "%5"], strides = ["%5", "1"]}, {base = 1 : i32, block = array<i32: 256, 64>, element_bytes = 2 : i32, map = 7 : i32, shape = ["%4", "%5"], strides = ["%5", "1"]}], ttg.producer_warps = 4 : i32} {
+    %c63_i32 = arith.constant 63 : i32
+    %c255_i32 = arith.constant 255 : i32
+    %c127_i32 = arith.constant 127 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c0_i32 = arith.constant 0 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #ttg.mma<[8, 1]>>
+    %c132_i32 = arith.constant 132 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %0 = arith.extsi %arg5 : i32 to i64
+    %1 = "tt.make_tensor_descriptor"(%arg0, %arg3, %arg5, %0, %c1_i64) {operandSegmentSizes = array<i32: 1, 2, 2>, padding = "zero", tt.tensormap = 6 : i32} : (!tt.ptr<f16, 1 : i32>, i32, i32, i64, i64) -> !tt.tensordesc<tensor<128x64xf16>>
+    %2 = "tt.make_tensor_descriptor"(%arg1, %arg4, %arg5, %0, %c1_i64) {operandSegmentSizes = array<i32: 1, 2, 2>, padding = "zero", tt.tensormap = 7 : i32} : (!tt.ptr<f16, 1 : i32>, i32, i32, i64, i64) -> !tt.tensordesc<tensor<256x64xf16>>
+    %3 = arith.extsi %arg4 : i32 to i64
+    %4 = "tt.make_tensor_descriptor"(%arg2, %arg3, %arg4, %3, %c1_i64) {operandSegmentSizes = array<i32: 1, 2, 2>, padding = "zero"} : (!tt.ptr<f16, 1 : i32>, i32, i32, i64, i64) -> !tt.tensordesc<tensor<128x256xf16>>
+    %5 = "tt.get_program_id"() {axis = 0 : i32} : () -> i32
+    %6 = arith.addi %arg3, %c127_i32 : i32
+    %7 = arith.divsi %6, %c128_i32 : i32
+    %8 = arith.addi %arg4, %c255_i32 : i32
+    %9 = arith.divsi %8, %c256_i32 : i32
+    %10 = arith.addi %arg5, %c63_i32 : i32
+    %11 = arith.divsi %10, %c64_i32 : i32
+    %12 = arith.muli %7, %9 : i32
+    %13 = arith.muli %9, %c8_i32 : i32
+    scf.for %arg8 = %5 to %12 step %c132_i32  : i32 {
+      %14 = arith.divsi %arg8, %13 : i32
+      %15 = arith.muli %14, %c8_i32 : i32
+      %16 = arith.subi %7, %15 : i32
+      %17 = arith.minsi %16, %c8_i32 : i32
+      %18 = arith.remsi %arg8, %17 : i32
+      %19 = arith.addi %15, %18 : i32
+      %20 = arith.remsi %arg8, %13 : i32
+      %21 = arith.divsi %20, %17 : i32
+      %22 = arith.muli %19, %c128_i32 : i32
+      %23 = arith.muli %21, %c256_i32 : i32
+      %24 = scf.for %arg9 = %c0_i32 to %11 step %c1_i32 iter_args(%arg10 = %cst) -> (tensor<128x256xf32, #ttg.mma<[8, 1]>>)  : i32 {
+        %27 = arith.muli %arg9, %c64_i32 : i32
+        %28 = "tt.descriptor_load"(%1, %22, %27) {operandSegmentSizes = array<i32: 1, 2>, ttg.pipelined, ttg.tma} : (!tt.tensordesc<tensor<128x64xf16>>, i32, i32) -> tensor<128x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>
+        %29 = "tt.descriptor_load"(%2, %23, %27) {operandSegmentSizes = array<i32: 1, 2>, ttg.pipelined, ttg.tma} : (!tt.tensordesc<tensor<256x64xf16>>, i32, i32) -> tensor<256x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>
+        %30 = "tt.trans"(%29) {order = array<i32: 1, 0>} : (tensor<256x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>) -> tensor<64x256xf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>
+        %31 = "tt.dot"(%28, %30, %arg10) {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : (tensor<128x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>, tensor<64x256xf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>, tensor<128x256xf32, #ttg.mma<[8, 1]>>) -> tensor<128x256xf32, #ttg.mma<[8, 1]>>
+        scf.yield %31 : tensor<128x256xf32, #ttg.mma<[8, 1]>>
+      } {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
+      %25 = arith.truncf %24 : tensor<128x256xf32, #ttg.mma<[8, 1]>> to tensor<128x256xf16, #ttg.mma<[8, 1]>>
+      %26 = "ttg.convert_layout"(%25) : (tensor<128x256xf16, #ttg.mma<[8, 1]>>) -> tensor<128x256xf16, #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>>
+      "tt.descriptor_store"(%4, %26, %22, %23) {operandSegmentSizes = array<i32: 1, 1, 2>} : (!tt.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>>, i32, i32) -> ()
+    } {tt.flatten, tt.warp_specialize}
+    return
+  }
+}

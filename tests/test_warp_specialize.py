@@ -1,0 +1,212 @@
+"""Warp specialization (`tl.range(..., warp_specialize=True)`, sm_90): a producer
+warpgroup copies the ring's tiles by TMA while the kernel's warps multiply them.
+
+On the CPU: which loops get a producer (TTGIR), the producer's and consumers' PTX
+(mbarriers both ways, `setmaxnreg` with 8 consumer warps, the launch's threads) and
+ptxas without spills; the kernels in the interpreter. On an sm_90 GPU: persistent and
+one-tile-per-program matmuls at ragged sizes, with programs walking several tiles so the
+ring's phases run on across them, against float64."""
+
+import pytest
+import torch
+
+import tritonc
+import tritonc.language as tl
+
+
+@tritonc.jit
+def persistent_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                      BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, PROGRAMS: tl.constexpr,
+                      B_NK: tl.constexpr, SPECIALIZE: tl.constexpr):
+    """C (fp32, M x N) = A (M x K) @ B, B given as K x N or (B_NK) as N x K, fp16, all
+    row-major, the tiles visited by PROGRAMS programs in turn."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_M, BLOCK_K])
+    if B_NK:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                           block_shape=[BLOCK_N, BLOCK_K])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
+                                           block_shape=[BLOCK_K, BLOCK_N])
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    tiles = tl.cdiv(M, BLOCK_M) * tiles_n
+    for tile in tl.range(tl.program_id(0), tiles, PROGRAMS, warp_specialize=SPECIALIZE):
+        off_m = tile // tiles_n * BLOCK_M
+        off_n = tile % tiles_n * BLOCK_N
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_K)):
+            a = a_desc.load([off_m, k * BLOCK_K])
+            if B_NK:
+                b = b_desc.load([off_n, k * BLOCK_K]).T
+            else:
+                b = b_desc.load([k * BLOCK_K, off_n])
+            acc = tl.dot(a, b, acc)
+        rows = off_m + tl.arange(0, BLOCK_M)
+        cols = off_n + tl.arange(0, BLOCK_N)
+        tl.store(c_ptr + rows[:, None] * N + cols[None, :], acc,
+                 mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+@tritonc.jit
+def tile_matmul(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """One C tile per program: relu(A @ B + bias) in fp16, the K loop warp-specialized."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1],
+                                       block_shape=[BLOCK_K, BLOCK_N])
+    off_m = tl.program_id(0) * BLOCK_M
+    off_n = tl.program_id(1) * BLOCK_N
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in tl.range(0, K, BLOCK_K, warp_specialize=True):
+        acc += tl.dot(a_desc.load([off_m, k]), b_desc.load([k, off_n]))
+    rows = off_m + tl.arange(0, BLOCK_M)
+    cols = off_n + tl.arange(0, BLOCK_N)
+    acc += tl.load(bias_ptr + cols, mask=cols < N, other=0.0)[None, :]
+    tl.store(c_ptr + rows[:, None] * N + cols[None, :], tl.maximum(acc, 0.0).to(tl.float16),
+             mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+PERSISTENT_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32",
+                  "N": "i32", "K": "i32"}
+TILE_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "bias_ptr": "*fp32",
+            "M": "i32", "N": "i32", "K": "i32"}
+DIVISIBLE = {"a_ptr", "b_ptr", "c_ptr", "bias_ptr", "N", "K"}
+
+
+def _persistent(arch=90, num_warps=8, specialize=True, b_nk=False, block_n=256, stages=3):
+    return tritonc.compile(persistent_matmul, PERSISTENT_SIG,
+                           dict(BLOCK_M=128, BLOCK_N=block_n, BLOCK_K=64, PROGRAMS=132,
+                                B_NK=b_nk, SPECIALIZE=specialize),
+                           target=f"cuda:{arch}", num_warps=num_warps, num_stages=stages,
+                           divisible_by_16=DIVISIBLE)
+
+
+def _ring_loop(ttgir: str) -> str:
+    return next(line for line in ttgir.splitlines() if "ttg.ring_buffers" in line)
+
+
+@pytest.mark.parametrize("b_nk", [False, True])
+def test_the_ring_loop_gets_a_producer(b_nk):
+    ttgir = _persistent(b_nk=b_nk).asm["ttgir"]
+    assert "ttg.warp_specialized" in _ring_loop(ttgir)
+    assert "ttg.producer_warps = 4" in ttgir
+    # no spare buffer: the producer refills a buffer as soon as its wgmma is done
+    assert "ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3" in _ring_loop(ttgir)
+
+
+@pytest.mark.parametrize("arch,specialize", [(80, True), (90, False)])
+def test_no_producer_without_hopper_or_the_request(arch, specialize):
+    kernel = _persistent(arch=arch, specialize=specialize)
+    assert "ttg.producer_warps" not in kernel.asm["ttgir"]
+    assert "setmaxnreg" not in kernel.asm["ptx"]
+    assert kernel.metadata.get("producer_warps") is None
+
+
+def test_pointer_tiles_get_no_producer():
+    """cp.async copies of pointer tiles need every thread: the loop runs as before."""
+    @tritonc.jit
+    def pointer_matmul(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+        for k in tl.range(0, K, BLOCK, warp_specialize=True):
+            a = tl.load(a_ptr + offs[:, None] * K + (k + offs)[None, :])
+            b = tl.load(b_ptr + (k + offs)[:, None] * BLOCK + offs[None, :])
+            acc = tl.dot(a, b, acc)
+        tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+
+    kernel = tritonc.compile(pointer_matmul, {"a_ptr": "*fp16", "b_ptr": "*fp16",
+                                              "c_ptr": "*fp32", "K": "i32"},
+                             dict(BLOCK=64), target="cuda:90", num_warps=4, num_stages=3,
+                             divisible_by_16={"a_ptr", "b_ptr", "c_ptr", "K"})
+    assert "ttg.pipelined" in kernel.asm["ttgir"]
+    assert "ttg.producer_warps" not in kernel.asm["ttgir"]
+
+
+@pytest.mark.parametrize("num_warps,threads,registers", [(8, 384, (40, 232)), (4, 256, None)])
+def test_the_roles_in_the_ptx(num_warps, threads, registers):
+    kernel = _persistent(num_warps=num_warps, block_n=256 if num_warps == 8 else 128)
+    ptx = kernel.asm["ptx"]
+    assert f".reqntid {threads}, 1, 1" in ptx
+    assert kernel.metadata["producer_warps"] == 4 and kernel.metadata["num_warps"] == num_warps
+    # full barriers wait for one arrival (and the bytes), empty ones for each consumer warp
+    assert ptx.count("mbarrier.init.shared::cta.b64") == 6
+    assert f"], {num_warps};" in ptx
+    assert "mbarrier.arrive.shared::cta.b64" in ptx  # consumers give buffers back
+    assert "cp.async.bulk.tensor.2d" in ptx and "mbarrier.try_wait.parity" in ptx
+    assert f"bar.sync 1, {32 * num_warps};" in ptx or "bar.sync 1," not in ptx
+    if registers is None:
+        assert "setmaxnreg" not in ptx
+    else:
+        assert f"setmaxnreg.dec.sync.aligned.u32 {registers[0]};" in ptx
+        assert f"setmaxnreg.inc.sync.aligned.u32 {registers[1]};" in ptx
+    report = kernel.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert report["registers"] * threads <= 64 * 1024
+
+
+def test_a_warp_specialized_k_loop():
+    kernel = tritonc.compile(tile_matmul, TILE_SIG, dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64),
+                             target="cuda:90", num_warps=4, num_stages=4,
+                             divisible_by_16=DIVISIBLE)
+    assert "ttg.warp_specialized" in _ring_loop(kernel.asm["ttgir"])
+    assert ".reqntid 256, 1, 1" in kernel.asm["ptx"]
+
+
+def _operands(m, n, k, device, b_nk=False):
+    a = torch.randn(m, k, device=device).half()
+    b = torch.randn((n, k) if b_nk else (k, n), device=device).half()
+    expected = a.double() @ (b.double().T if b_nk else b.double())
+    return a, b, expected
+
+
+def test_the_kernels_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    torch.manual_seed(1)
+    a, b, expected = _operands(40, 24, 40, "cpu")
+    c = torch.full((40, 24), float("nan"))
+    persistent_matmul[(2,)](a, b, c, 40, 24, 40, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16,
+                            PROGRAMS=2, B_NK=False, SPECIALIZE=True)
+    torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=1e-3)
+    bias = torch.randn(24)
+    out = torch.full((40, 24), float("nan"), dtype=torch.float16)
+    tile_matmul[(3, 2)](a, b, out, bias, 40, 24, 40, BLOCK_M=16, BLOCK_N=16, BLOCK_K=16)
+    torch.testing.assert_close(out.double(), (expected + bias.double()).clamp(min=0),
+                               rtol=2e-3, atol=2e-3)
+
+
+def _hopper():
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("warp specialization copies by TMA, sm_90 on")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(1000, 776, 520), (300, 264, 40), (129, 520, 1032)])
+@pytest.mark.parametrize("num_warps,block_n", [(8, 256), (4, 128)])
+@pytest.mark.parametrize("b_nk", [False, True])
+def test_persistent_on_the_gpu(m, n, k, num_warps, block_n, b_nk):
+    _hopper()
+    torch.manual_seed(m + n + k)
+    a, b, expected = _operands(m, n, k, "cuda", b_nk)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    programs = 5  # each walks several tiles: the ring's phases run on across them
+    persistent_matmul[(programs,)](a, b, c, m, n, k, BLOCK_M=128, BLOCK_N=block_n, BLOCK_K=64,
+                                   PROGRAMS=programs, B_NK=b_nk, SPECIALIZE=True,
+                                   num_warps=num_warps, num_stages=3)
+    torch.testing.assert_close(c.double(), expected, rtol=1e-3, atol=2e-2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(520, 392, 1000), (64, 136, 64)])
+@pytest.mark.parametrize("stages", [2, 4])
+def test_k_loop_on_the_gpu(m, n, k, stages):
+    _hopper()
+    torch.manual_seed(m + k)
+    a, b, expected = _operands(m, n, k, "cuda")
+    bias = torch.randn(n, device="cuda")
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    grid = (tritonc.cdiv(m, 128), tritonc.cdiv(n, 128))
+    tile_matmul[grid](a, b, out, bias, m, n, k, BLOCK_M=128, BLOCK_N=128, BLOCK_K=64,
+                      num_warps=4, num_stages=stages)
+    torch.testing.assert_close(out.double(), (expected + bias.double()).clamp(min=0),
+                               rtol=2e-3, atol=3e-2)

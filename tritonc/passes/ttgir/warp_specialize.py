@@ -1,0 +1,183 @@
+"""warp-specialize: a loop the kernel asks to warp-specialize (`tl.range(...,
+warp_specialize=True)`) gets a producer warpgroup that copies its ring's tiles (sm_90).
+
+The kernel then runs `num_warps` consumer warps and 4 more, the producer, which walk
+the same loops: the producer computes only the scalars the TMA copies need (tile
+coordinates, loop bounds), waits for a ring buffer to be free and copies the tiles of
+the next iteration into it, running ahead of the consumers by up to the ring's depth,
+across the iterations of the loops around the ring (a persistent kernel's tiles); the
+consumers wait for each buffer's tiles, multiply, and give the buffer back once the
+wgmma reading it is done (`passes/to_llvm/warp_roles.py`). Neither waits at a barrier
+of the whole block inside the loops.
+
+Taken on cuda:90 when the loop marked `tt.warp_specialize` holds (or is) the kernel's
+one ring loop (software-pipeline's `ttg.ring_buffers`), every load of that ring is
+copied by TMA (`ttg.tma`) for the one wgmma dot of the loop, and everything the copies
+need outside the ring loop's own address ops is a scalar made without reading memory,
+in loops (`scf.for`) only: `producer_slice` finds it. Otherwise the loop runs as before.
+
+In: TTGIR after software-pipeline. Out: the same, with the decision as attributes:
+`ttg.producer_warps = 4` on the kernel, `ttg.warp_specialized` on the ring loop, whose
+ring then has `ttg.pipeline_stages` buffers (no spare one: the producer fills a buffer
+as soon as its wgmma is done).
+
+Before:
+    scf.for %tile = %pid to %tiles step %sms {                  {tt.warp_specialize}
+      scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %zero) {
+        %a = "tt.descriptor_load"(%da, %m, %k64) {ttg.pipelined, ttg.tma}
+        ...
+      } {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 4 : i32}
+After:
+      scf.for %k = ... {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32,
+                        ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
+    func.func public @k(...) attributes {ttg.producer_warps = 4 : i32, ...}
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from tritonc.passes.to_llvm.context import LoweringContext, ir
+from tritonc.passes.to_llvm.wgmma import warpgroup_dot
+from tritonc.passes.ttgir import ops_named
+from tritonc.passes.ttgir.software_pipeline import (
+    BUFFERS,
+    PIPELINED,
+    READ_BACK,
+    STAGES,
+    TMA,
+    dots_of,
+    load_inputs,
+    loop_slice,
+)
+
+PRODUCER_WARPS = "ttg.producer_warps"
+SPECIALIZED = "ttg.warp_specialized"
+REQUESTED = "tt.warp_specialize"
+WARPS = 4  # the producer: one warpgroup
+# ops the producer may evaluate: scalar arithmetic, the program's place in the grid and
+# descriptors (whose maps the launch made)
+_SCALAR_OPS = ("arith.", "tt.get_program_id", "tt.get_num_programs",
+               "tt.make_tensor_descriptor")
+
+
+class ProducerSlice(NamedTuple):
+    """What the producer evaluates: `ring`, the ring loop; `ops`, the ops outside it (the
+    loops around it among them) in the kernel; `carried`, for each loop around the ring,
+    the numbers of the iteration arguments the producer carries (the induction variable
+    left out)."""
+
+    ring: object
+    ops: set
+    carried: dict
+
+
+def warp_specialize(module) -> None:
+    """Give a producer warpgroup to each kernel of `module` that qualifies (see above)."""
+    from tritonc.passes.ttgir.convert_to_ttgir import module_options
+
+    options = module_options(module)
+    if options.arch != 90 or options.num_warps % 4:
+        return
+    ctx = LoweringContext(options.num_warps, None, None)
+    ctx.arch = options.arch
+    with module.context:
+        for func in ops_named(module, "func.func"):
+            found = producer_slice(ctx, func)
+            if found is None:
+                continue
+            ring = found.ring
+            ring.attributes[SPECIALIZED] = ir.UnitAttr.get()
+            ring.attributes[BUFFERS] = ring.attributes[STAGES]
+            func.attributes[PRODUCER_WARPS] = ir.IntegerAttr.get(
+                ir.IntegerType.get_signless(32), WARPS)
+
+
+def producer_slice(ctx: LoweringContext, func) -> ProducerSlice | None:
+    """The producer's share of `func` when a loop of it asks for warp specialization and
+    qualifies (see above), else None."""
+    rings = [op for op in ops_named(func, "scf.for") if BUFFERS in op.attributes]
+    requested = [op for op in ops_named(func, "scf.for") if REQUESTED in op.attributes]
+    if len(rings) != 1 or not requested:
+        return None
+    ring = rings[0]
+    around = _loops_around(ring)
+    if around is None or not any(loop in requested for loop in [*around, ring]):
+        return None
+    block = ring.regions[0].blocks[0]
+    loads = [op.operation for op in block.operations if PIPELINED in op.attributes]
+    dots = dots_of(ring)
+    if len(dots) != 1 or not warpgroup_dot(ctx, dots[0]) or any(
+            TMA not in load.attributes or READ_BACK in load.attributes for load in loads):
+        return None
+    found = loop_slice(ring, [v for load in loads for v in load_inputs(load)], False)
+    if found is None or any(op.name == "tt.load" for op in found.ops):
+        return None
+    roots = [v for loop in [*around, ring] for v in list(loop.operands)[:3]]
+    roots += [ring.operands[2 + i] for i in found.args]
+    roots += [v for op in found.ops for v in op.operands if not _inside(v, ring)]
+    roots += [v for load in loads for v in load_inputs(load) if not _inside(v, ring)]
+    ops: set = set()
+    carried: dict = {loop: set() for loop in around}
+    if not all(_needs(v, ops, carried) for v in roots):
+        return None
+    ops.update(around)
+    return ProducerSlice(ring, ops, {loop: sorted(args) for loop, args in carried.items()})
+
+
+def _loops_around(op) -> list | None:
+    """The `scf.for` loops `op` is nested in, outermost first; None when another kind of
+    region holds it."""
+    loops = []
+    parent = op.parent
+    while parent.name != "func.func":
+        if parent.name != "scf.for":
+            return None
+        loops.insert(0, parent)
+        parent = parent.parent
+    return loops
+
+
+def _inside(value, loop) -> bool:
+    """Whether `value` is defined in `loop`'s body (or a region within it)."""
+    owner = value.owner
+    op = owner.owner.operation if isinstance(owner, ir.Block) else owner.operation
+    while op is not None:
+        if op == loop:
+            return True
+        op = op.parent
+    return False
+
+
+def _scalar(value) -> bool:
+    text = str(value.type)
+    return not text.startswith(("tensor<", "!tt.ptr<tensor"))
+
+
+def _needs(value, ops: set, carried: dict) -> bool:
+    """Add to `ops` the ops outside the ring that `value` depends on, and to `carried`
+    the iteration arguments of the loops around it; False when one is not a scalar
+    made without reading memory."""
+    if not _scalar(value):
+        return False
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        loop = owner.owner.operation
+        if loop.name == "func.func" or value.arg_number == 0:
+            return True
+        if loop not in carried:
+            return False
+        index = value.arg_number - 1
+        if index in carried[loop]:
+            return True
+        carried[loop].add(index)
+        yielded = list(owner.operations)[-1].operands[index]
+        return _needs(loop.operands[3 + index], ops, carried) and \
+            _needs(yielded, ops, carried)
+    op = owner.operation
+    if op in ops:
+        return True
+    if op.regions or not op.name.startswith(_SCALAR_OPS):
+        return False
+    ops.add(op)
+    return all(_needs(v, ops, carried) for v in op.operands)
