@@ -12,7 +12,8 @@ of the whole block inside the loops.
 
 Taken on cuda:90 when the loop marked `tt.warp_specialize` holds (or is) the kernel's
 one ring loop (software-pipeline's `ttg.ring_buffers`), every load of that ring is
-copied by TMA (`ttg.tma`) for the one wgmma dot of the loop, and everything the copies
+copied by TMA (`ttg.tma`) for the one wgmma dot of the loop (which accumulates in
+place: no fp8 chunks added in fp32), and everything the copies
 need outside the ring loop's own address ops is a scalar made without reading memory,
 in loops (`scf.for`) only: `producer_slice` finds it. Otherwise the loop runs as before.
 
@@ -38,7 +39,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tritonc.passes.to_llvm.context import LoweringContext, ir
-from tritonc.passes.to_llvm.wgmma import warpgroup_dot
+from tritonc.passes.to_llvm.wgmma import imprecise_chunk, warpgroup_dot
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.software_pipeline import (
     BUFFERS,
@@ -107,7 +108,8 @@ def producer_slice(ctx: LoweringContext, func) -> ProducerSlice | None:
     block = ring.regions[0].blocks[0]
     loads = [op.operation for op in block.operations if PIPELINED in op.attributes]
     dots = dots_of(ring)
-    if len(dots) != 1 or not warpgroup_dot(ctx, dots[0]) or any(
+    if len(dots) != 1 or not warpgroup_dot(ctx, dots[0]) or \
+            imprecise_chunk(ctx, dots[0]) is not None or any(
             TMA not in load.attributes or READ_BACK in load.attributes for load in loads):
         return None
     found = loop_slice(ring, [v for load in loads for v in load_inputs(load)], False)
