@@ -210,3 +210,10 @@ def test_k_loop_on_the_gpu(m, n, k, stages):
                       num_warps=4, num_stages=stages)
     torch.testing.assert_close(out.double(), (expected + bias.double()).clamp(min=0),
                                rtol=2e-3, atol=3e-2)
+
+
+def test_the_knob_turns_it_off(monkeypatch):
+    monkeypatch.setenv("TRITONC_WARP_SPECIALIZE", "0")
+    kernel = _persistent()
+    assert "ttg.producer_warps" not in kernel.asm["ttgir"]
+    assert ".reqntid 256, 1, 1" in kernel.asm["ptx"]

@@ -18,6 +18,7 @@ from tritonc.backends.cuda.options import (
     line_info,
     planned_conversions,
     tma_copies,
+    warp_specialization,
 )
 
 
@@ -54,5 +55,6 @@ class CUDABackend(Backend):
         return (f"cuda:{self.target.arch}" + ("" if planned_conversions() else ":exchange")
                 + ("" if async_wgmma() else ":wgmma-wait-all")
                 + ("" if tma_copies() else ":no-tma")
+                + ("" if warp_specialization() else ":no-warp-specialize")
                 + ("" if line_info() else ":no-line-info") + tools)
 

@@ -57,6 +57,15 @@ def tma_copies() -> bool:
     return os.environ.get("TRITONC_TMA", "1").lower() not in ("0", "false", "no", "off")
 
 
+def warp_specialization() -> bool:
+    """Whether a loop of `tl.range(warp_specialize=True)` gets a producer warpgroup on
+    sm_90 (`passes/ttgir/warp_specialize.py`); `TRITONC_WARP_SPECIALIZE=0` runs such
+    loops as any other, to compare the two or isolate a fault. It joins the backend's
+    hash as `async_wgmma`."""
+    return os.environ.get("TRITONC_WARP_SPECIALIZE", "1").lower() not in (
+        "0", "false", "no", "off")
+
+
 def line_info() -> bool:
     """Whether the PTX carries the kernel's source lines (`.loc`) and ptxas keeps them in
     the cubin (`-lineinfo`), for profilers' source views and compute-sanitizer's reports,

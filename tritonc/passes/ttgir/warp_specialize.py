@@ -15,7 +15,8 @@ one ring loop (software-pipeline's `ttg.ring_buffers`), every load of that ring 
 copied by TMA (`ttg.tma`) for the one wgmma dot of the loop (which accumulates in
 place: no fp8 chunks added in fp32), and everything the copies
 need outside the ring loop's own address ops is a scalar made without reading memory,
-in loops (`scf.for`) only: `producer_slice` finds it. Otherwise the loop runs as before.
+in loops (`scf.for`) only: `producer_slice` finds it. Otherwise the loop runs as before,
+as every such loop does with `TRITONC_WARP_SPECIALIZE=0`.
 
 In: TTGIR after software-pipeline. Out: the same, with the decision as attributes:
 `ttg.producer_warps = 4` on the kernel, `ttg.warp_specialized` on the ring loop, whose
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tritonc.backends.cuda.options import warp_specialization
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.wgmma import imprecise_chunk, warpgroup_dot
 from tritonc.passes.ttgir import ops_named
@@ -78,7 +80,7 @@ def warp_specialize(module) -> None:
     from tritonc.passes.ttgir.convert_to_ttgir import module_options
 
     options = module_options(module)
-    if options.arch != 90 or options.num_warps % 4:
+    if options.arch != 90 or options.num_warps % 4 or not warp_specialization():
         return
     ctx = LoweringContext(options.num_warps, None, None)
     ctx.arch = options.arch
