@@ -8,8 +8,9 @@ In: a TTGIR kernel carrying `ttg.producer_warps` P and its ring loop
     entry:      thread 0: mbarrier.init full[b] (one arrival and the stage's bytes) and
                 empty[b] (one arrival per consumer warp) for every buffer b;
                 bar.sync 0 (every warp, the last time all meet)
-    producer (warps num_warps ..): setmaxnreg.dec; the loops around the ring loop with
-                only the scalars the copies need (`producer_slice`); for iteration k of
+    producer (warps num_warps ..): setmaxnreg.dec; its first warp (the others are
+                done) walks the loops around the ring loop with only the scalars the
+                copies need (`producer_slice`); for iteration k of
                 the ring loop, counted over the whole kernel, buffer b = k % S:
                 wait for phase ((k / S) & 1) ^ 1 of empty[b] (a buffer no consumer has
                 given back yet passes at once), then its first thread arrives on
@@ -73,28 +74,45 @@ def lower_roles(ctx: LoweringContext, block, found: ProducerSlice, producer_warp
             "r,b")
     ctx.op("gpu.barrier", [])
     split = register_split(ctx.num_warps, producer_warps)
-    is_producer = ctx.value("arith.cmpi", [ctx.warp, ctx.i32(ctx.num_warps)],
-                            ir.IntegerType.get_signless(1),
-                            {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 9)})
-    branch = ir.Operation.create("scf.if", results=[], operands=[is_producer], regions=2,
-                                 loc=ctx.loc, ip=ctx.ip)
+    producer, consumers = _if(ctx, _compare(ctx, ctx.warp, ctx.num_warps, 9))
     saved = ctx.ip
-    ctx.ip = ir.InsertionPoint(branch.regions[0].blocks.append())
+    ctx.ip = producer
     if split:
         ctx.asm(f"setmaxnreg.dec.sync.aligned.u32 {split[0]};")
+    ctx.ip, _ = _if(ctx, _compare(ctx, ctx.warp, ctx.num_warps, 0))  # its first warp
     ctx.first_thread = 32 * ctx.num_warps
     _produce_block(ctx, block, found)
     ctx.first_thread = 0
-    ctx.op("scf.yield", [])
-    ctx.ip = ir.InsertionPoint(branch.regions[1].blocks.append())
+    ctx.ip = consumers
     if split:
         ctx.asm(f"setmaxnreg.inc.sync.aligned.u32 {split[1]};")
     ctx.role_threads = 32 * ctx.num_warps
     lower_block(ctx, block)
     ctx.role_threads = None
-    ctx.op("scf.yield", [])
     ctx.ip = saved
     ctx.arch_specific = True
+
+
+def _compare(ctx: LoweringContext, value, other, predicate: int) -> ir.Value:
+    """`arith.cmpi` of i32 `value` and `other` (an i32, or an int made one), the
+    predicate as arith numbers them (0 eq, 1 ne, 9 uge)."""
+    i64 = ir.IntegerType.get_signless(64)
+    other = ctx.i32(other) if isinstance(other, int) else other
+    return ctx.value("arith.cmpi", [value, other], ir.IntegerType.get_signless(1),
+                     {"predicate": ir.IntegerAttr.get(i64, predicate)})
+
+
+def _if(ctx: LoweringContext, cond) -> tuple:
+    """An `scf.if` on `cond` at the insertion point: insertion points before the
+    `scf.yield` ending each of its two regions."""
+    op = ir.Operation.create("scf.if", results=[], operands=[cond], regions=2, loc=ctx.loc,
+                             ip=ctx.ip)
+    points = []
+    for region in op.regions:
+        yielded = ir.Operation.create("scf.yield", results=[], operands=[], loc=ctx.loc,
+                                      ip=ir.InsertionPoint(region.blocks.append()))
+        points.append(ir.InsertionPoint(yielded))
+    return tuple(points)
 
 
 def _counter(ctx: LoweringContext) -> ir.Value:
@@ -213,8 +231,7 @@ def consume(ctx: LoweringContext, p: Plan, in_flight, lower_body) -> list:
     p.barriers = _barriers(ctx, p)
     lb = ctx.get(loop.operands[0])[0]
     dot = dots_of(loop)[0]
-    lane0 = ctx.value("arith.cmpi", [ctx.lane, ctx.i32(0)], ir.IntegerType.get_signless(1),
-                      {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)})
+    lane0 = _compare(ctx, ctx.lane, 0, 0)
 
     def top(iv, _extra) -> list:
         count = _next_count(ctx)
@@ -227,8 +244,7 @@ def consume(ctx: LoweringContext, p: Plan, in_flight, lower_body) -> list:
         # `wait_group 1` after the dot: the previous iteration's, if any, is done
         before = ctx.binop("arith.remui", ctx.binop("arith.addi", count,
                                                     ctx.i32(p.ring - 1)), ctx.i32(p.ring))
-        later = ctx.value("arith.cmpi", [iv, lb], ir.IntegerType.get_signless(1),
-                          {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)})
+        later = _compare(ctx, iv, lb, 1)
         ctx.after_dot = (dot, lambda: _give_back(
             ctx, p, before, ctx.binop("arith.andi", lane0, later)), True)
         return []
