@@ -135,6 +135,8 @@ def test_the_roles_in_the_ptx(num_warps, threads, registers):
     assert "mbarrier.arrive.shared::cta.b64" in ptx  # consumers give buffers back
     assert "cp.async.bulk.tensor.2d" in ptx and "mbarrier.try_wait.parity" in ptx
     assert f"bar.sync 1, {32 * num_warps};" in ptx or "bar.sync 1," not in ptx
+    # one consumer warpgroup keeps its wgmma in flight; two wait for it in the iteration
+    assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (num_warps == 4)
     if registers is None:
         assert "setmaxnreg" not in ptx
     else:

@@ -3,8 +3,9 @@
 // output of warp-specialize): 12 warps run; thread 0 makes the full (one arrival) and
 // empty (one per consumer warp) mbarriers before every warp meets once; the producer
 // warpgroup (warps 8..11) gives registers up, waits for a free buffer and copies by TMA;
-// the 8 consumer warps take them, wait for the full barriers, give buffers back from
-// lane 0 of each warp and synchronise among themselves on named barrier 1.
+// the 8 consumer warps take them, wait for the full barriers, wait for each wgmma in
+// its iteration (two consumer warpgroups) and give its buffer back from lane 0 of each
+// warp, and synchronise among themselves on named barrier 1.
 
 // CHECK: gpu.func @matmul_persistent_descriptor
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
@@ -24,8 +25,7 @@
 // CHECK: setmaxnreg.inc.sync.aligned.u32 232;
 // CHECK: mbarrier.try_wait.parity
 // CHECK: wgmma.mma_async
-// CHECK: wgmma.wait_group.sync.aligned 1;
-// CHECK: mbarrier.arrive.shared::cta.b64 _, [$0];
+// CHECK-NOT: wgmma.wait_group.sync.aligned 1;
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared::cta.b64 _, [$0];
 // CHECK: bar.sync 1, 256;
@@ -77,7 +77,7 @@ module attributes {"ttg.num-stages" = 3 : i32, "ttg.num-warps" = 8 : i32, ttg.ta
         %30 = "tt.trans"(%29) {order = array<i32: 1, 0>} : (tensor<256x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>) -> tensor<64x256xf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>
         %31 = "tt.dot"(%28, %30, %arg10) {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : (tensor<128x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>, tensor<64x256xf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>, tensor<128x256xf32, #ttg.mma<[8, 1]>>) -> tensor<128x256xf32, #ttg.mma<[8, 1]>>
         scf.yield %31 : tensor<128x256xf32, #ttg.mma<[8, 1]>>
-      } {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
+      } {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
       %25 = arith.truncf %24 : tensor<128x256xf32, #ttg.mma<[8, 1]>> to tensor<128x256xf16, #ttg.mma<[8, 1]>>
       %26 = "ttg.convert_layout"(%25) : (tensor<128x256xf16, #ttg.mma<[8, 1]>>) -> tensor<128x256xf16, #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>>
       "tt.descriptor_store"(%4, %26, %22, %23) {operandSegmentSizes = array<i32: 1, 1, 2>} : (!tt.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>>, i32, i32) -> ()

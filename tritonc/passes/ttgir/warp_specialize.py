@@ -21,17 +21,22 @@ as every such loop does with `TRITONC_WARP_SPECIALIZE=0`.
 In: TTGIR after software-pipeline. Out: the same, with the decision as attributes:
 `ttg.producer_warps = 4` on the kernel, `ttg.warp_specialized` on the ring loop, whose
 ring then has `ttg.pipeline_stages` buffers (no spare one: the producer fills a buffer
-as soon as its wgmma is done).
+as soon as its wgmma is done; the ring sits apart from the scratch area, which a spare
+buffer would push past the shared memory of a 128 x 256 tile). With two consumer
+warpgroups or more (8 warps), the dot no longer stays in flight (`ttg.async_dot` is
+dropped): each warpgroup waits for its wgmma within the iteration and gives the buffer
+back at once, while the other warpgroup's wgmma keeps the tensor cores busy. One
+warpgroup alone keeps its dot in flight, as without warp specialization.
 
-Before:
+Before (8 warps):
     scf.for %tile = %pid to %tiles step %sms {                  {tt.warp_specialize}
       scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %zero) {
         %a = "tt.descriptor_load"(%da, %m, %k64) {ttg.pipelined, ttg.tma}
         ...
       } {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 4 : i32}
 After:
-      scf.for %k = ... {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32,
-                        ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
+      scf.for %k = ... {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32,
+                        ttg.warp_specialized}
     func.func public @k(...) attributes {ttg.producer_warps = 4 : i32, ...}
 """
 
@@ -44,6 +49,7 @@ from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.wgmma import imprecise_chunk, warpgroup_dot
 from tritonc.passes.ttgir import ops_named
 from tritonc.passes.ttgir.software_pipeline import (
+    ASYNC_DOT,
     BUFFERS,
     PIPELINED,
     READ_BACK,
@@ -57,7 +63,8 @@ from tritonc.passes.ttgir.software_pipeline import (
 PRODUCER_WARPS = "ttg.producer_warps"
 SPECIALIZED = "ttg.warp_specialized"
 REQUESTED = "tt.warp_specialize"
-WARPS = 4  # the producer: one warpgroup
+WARPGROUP = 4  # warps
+WARPS = WARPGROUP  # the producer: one warpgroup
 # ops the producer may evaluate: scalar arithmetic, the program's place in the grid and
 # descriptors (whose maps the launch made)
 _SCALAR_OPS = ("arith.", "tt.get_program_id", "tt.get_num_programs",
@@ -80,7 +87,7 @@ def warp_specialize(module) -> None:
     from tritonc.passes.ttgir.convert_to_ttgir import module_options
 
     options = module_options(module)
-    if options.arch != 90 or options.num_warps % 4 or not warp_specialization():
+    if options.arch != 90 or options.num_warps % WARPGROUP or not warp_specialization():
         return
     ctx = LoweringContext(options.num_warps, None, None)
     ctx.arch = options.arch
@@ -92,6 +99,8 @@ def warp_specialize(module) -> None:
             ring = found.ring
             ring.attributes[SPECIALIZED] = ir.UnitAttr.get()
             ring.attributes[BUFFERS] = ring.attributes[STAGES]
+            if options.num_warps >= 2 * WARPGROUP and ASYNC_DOT in ring.attributes:
+                del ring.attributes[ASYNC_DOT]
             func.attributes[PRODUCER_WARPS] = ir.IntegerAttr.get(
                 ir.IntegerType.get_signless(32), WARPS)
 
