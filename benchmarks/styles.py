@@ -133,10 +133,11 @@ def _persistent(size, small_size):
     return build
 
 
-def _persistent_descriptor(size, small_size, subtile, specialize=False):
+def _persistent_descriptor(size, small_size, subtile, specialize=False,
+                           tile=(128, 256, 64, 8, 3)):
     def build(device, small):
         m, n, k = small_size if small else size  # N, K: rows of 16 bytes, as TMA needs
-        bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 256, 64, 8)
+        bm, bn, bk, warps, stages = (16, 32, 16, 4, 3) if small else tile
         sms = _num_sms(device, small)
         a, w = randn((m, k), device), randn((n, k), device)  # B as N x K
         c = empty((m, n), device)
@@ -145,14 +146,17 @@ def _persistent_descriptor(size, small_size, subtile, specialize=False):
                         [a, w, c, m, n, k],
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8 if not small else 2,
                              NUM_SMS=sms, EPILOGUE_SUBTILE=subtile,
-                             WARP_SPECIALIZE=specialize, num_warps=warps, num_stages=3))
+                             WARP_SPECIALIZE=specialize, num_warps=warps,
+                             num_stages=stages))
+        shape = "" if tile[:2] == (128, 256) else f", {tile[0]}x{tile[1]}/{tile[3]}w"
         name = ("persistent matmul, descriptors" + (", subtiled C" if subtile else "")
-                + (", warp_specialize" if specialize else ""))
+                + (", warp_specialize" if specialize else "") + shape)
         return StyleCase(name, f"{m}x{n}x{k}", [launch], {"c": c},
                          lambda: {"c": f64(a) @ f64(w).T}, "TFLOP/s", 2 * m * n * k)
 
+    shape = "" if tile[:2] == (128, 256) else f"_{tile[0]}x{tile[1]}_{tile[3]}w"
     build.__name__ = (f"persistent_descriptor{'_subtile' if subtile else ''}"
-                      f"{'_ws' if specialize else ''}_{size[0]}")
+                      f"{'_ws' if specialize else ''}{shape}_{size[0]}")
     return build
 
 
@@ -465,6 +469,9 @@ CASES = [
     _persistent_descriptor((4096, 4096, 4096), (40, 72, 48), False),
     _persistent_descriptor((4096, 4096, 4096), (36, 80, 40), True),
     _persistent_descriptor((4096, 4096, 4096), (40, 72, 48), False, specialize=True),
+    _persistent_descriptor((4096, 4096, 4096), (40, 72, 48), False, tile=(128, 128, 64, 4, 4)),
+    _persistent_descriptor((4096, 4096, 4096), (40, 72, 48), False, specialize=True,
+                           tile=(128, 128, 64, 4, 4)),
     _persistent_descriptor((4000, 4000, 4000), (50, 40, 56), False),
     grouped_gemm,
     _split_k((1024, 1024, 16384), (37, 45, 100), 8),
