@@ -116,10 +116,10 @@ def build(out: Path, name: str) -> FakeCuda:
 
 
 def fake_variant(spec_text: str, archs=(80, 90), shared: int = 0, num_warps: int = 4,
-                 constexprs=None) -> Variant:
+                 constexprs=None, **metadata) -> Variant:
     spec = parse_signature(scale_kernel, spec_text, dict(constexprs or {"BLOCK": 256}))
     return Variant(spec, {a: f"cubin {spec_text} sm_{a}\0".encode() for a in archs},
-                   {a: {"shared": shared, "num_warps": num_warps} for a in archs})
+                   {a: {"shared": shared, "num_warps": num_warps, **metadata} for a in archs})
 
 
 def write_generated(tmp_path: Path, variants: list[Variant], grid: str) -> FakeCuda:
@@ -166,6 +166,16 @@ def test_dispatch_grid_params_and_shared(tmp_path):
     assert fake.array("fake_block", 3) == [256, 1, 1]
     assert fake.param(3, "f") == 1.0  # alpha moved up: m is not passed
     assert fake.get("fake_loads") == 3
+
+
+@needs_cc
+def test_a_warp_specialized_variant_launches_its_producer_warps(tmp_path):
+    """A kernel compiled with a producer warpgroup runs num_warps + 4 warps."""
+    fake = write_generated(tmp_path, [fake_variant("*fp32,*fp32,i32,i32,fp32", archs=(90,),
+                                                   num_warps=8, producer_warps=4)], "1")
+    fake.expect_params([8, 8, 4, 4, 4])
+    assert fake.lib.scale_kernel(0, 4096, 8192, 1000, 3, 2.5) == 0
+    assert fake.array("fake_block", 3) == [384, 1, 1]
 
 
 @needs_cc

@@ -171,7 +171,8 @@ def _repeats(ctx: LoweringContext, load) -> bool:
 
 def issue_copies(ctx: LoweringContext, p: Plan, ptrs: list, masks: list, stage, valid) -> None:
     """Copy every pipelined tile of one iteration into buffer `stage` (an i32): TMA
-    tiles (their `ptrs` are their coordinates) by thread 0, the others by cp.async."""
+    tiles (their `ptrs` are their coordinates) by one thread (`tma.leader`), the others
+    by cp.async."""
     stage_base = ctx.binop("arith.addi", ctx.pipeline_base,
                            ctx.binop("arith.muli", stage, ctx.i32(p.stage_bytes)))
     if p.tma:

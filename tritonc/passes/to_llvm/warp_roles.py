@@ -18,14 +18,16 @@ In: a TTGIR kernel carrying `ttg.producer_warps` P and its ring loop
     consumers:  setmaxnreg.inc; the kernel as it is, its barriers named
                 (`bar.sync 1, 32 * num_warps`); at iteration k of the ring loop: wait for
                 phase (k / S) & 1 of full[b]; the dot reads buffer b; once the wgmma
-                reading a buffer is done (`wgmma.wait_group 1` for the previous
-                iteration's when the dot stays in flight, after the loop for the last),
-                lane 0 of every consumer warp arrives on its empty barrier
+                reading a buffer is done (its own wait in the iteration, or, for a dot
+                left in flight, `wgmma.wait_group 1` of the next iteration and the wait
+                after the loop for the last), lane 0 of every consumer warp arrives on
+                its empty barrier
 
 The ring and its barriers sit after every other use of shared memory: the producer
-fills the next tiles' buffers while the consumers store the last tile's results. With
-more than 168 registers a thread short (8 consumer warps beside the producer), the
-producer gives registers up to the consumers (`setmaxnreg`).
+fills the next tiles' buffers while the consumers store the last tile's results. When
+the block's threads would share fewer than 248 registers each (168 for 8 consumer warps
+beside the producer), the producer gives registers up to the consumers (`setmaxnreg`:
+40 and 232).
 """
 
 from __future__ import annotations
