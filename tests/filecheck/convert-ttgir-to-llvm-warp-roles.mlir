@@ -77,7 +77,7 @@ module attributes {"ttg.num-stages" = 3 : i32, "ttg.num-warps" = 8 : i32, ttg.ta
         %30 = "tt.trans"(%29) {order = array<i32: 1, 0>} : (tensor<256x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>) -> tensor<64x256xf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>
         %31 = "tt.dot"(%28, %30, %arg10) {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : (tensor<128x64xf16, #ttg.blocked<[1, 8], [4, 8], [8, 1], [1, 0]>>, tensor<64x256xf16, #ttg.blocked<[8, 1], [8, 4], [1, 8], [0, 1]>>, tensor<128x256xf32, #ttg.mma<[8, 1]>>) -> tensor<128x256xf32, #ttg.mma<[8, 1]>>
         scf.yield %31 : tensor<128x256xf32, #ttg.mma<[8, 1]>>
-      } {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
+      } {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized = {ttg.async_dot = 0 : i32, ttg.ring_buffers = 4 : i32}}
       %25 = arith.truncf %24 : tensor<128x256xf32, #ttg.mma<[8, 1]>> to tensor<128x256xf16, #ttg.mma<[8, 1]>>
       %26 = "ttg.convert_layout"(%25) : (tensor<128x256xf16, #ttg.mma<[8, 1]>>) -> tensor<128x256xf16, #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>>
       "tt.descriptor_store"(%4, %26, %22, %23) {operandSegmentSizes = array<i32: 1, 1, 2>} : (!tt.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #ttg.blocked<[1, 8], [1, 32], [8, 1], [1, 0]>>, i32, i32) -> ()

@@ -3,12 +3,13 @@
 // 3 stages), after software-pipeline: its K loop has a TMA ring of 4 buffers (a spare
 // one for the wgmma left in flight). In @persistent the tile loop asks for warp
 // specialization: the kernel gets a producer warpgroup and the ring loop drops the spare
-// buffer and, with two consumer warpgroups, the dot in flight. @unrequested, the same
-// kernel without the request, is left as it is.
+// buffer and, with two consumer warpgroups, the dot in flight; software-pipeline's plan
+// stays in the attribute, for a lowering that finds the ring does not fit beside the
+// scratch area. @unrequested, the same kernel without the request, is left as it is.
 
 // CHECK-LABEL: func.func public @persistent
 // CHECK-SAME: ttg.producer_warps = 4 : i32
-// CHECK: } {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized}
+// CHECK: } {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32, ttg.warp_specialized = {ttg.async_dot = 0 : i32, ttg.ring_buffers = 4 : i32}}
 // CHECK: } {tt.flatten, tt.warp_specialize}
 
 // CHECK-LABEL: func.func public @unrequested

@@ -95,6 +95,7 @@ class LoweredKernel:
 def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) -> LoweredKernel:
     """Lower the public kernel of a TTGIR `module` for compute capability `arch`."""
     # importing the rule families fills RULES
+    from tritonc.aot.occupancy import sm_limits
     from tritonc.passes.to_llvm import (  # noqa: F401
         blocks,
         control,
@@ -108,7 +109,11 @@ def lower_module(module, num_warps: int, num_stages: int = 1, arch: int = 80) ->
         shape,
         warp_roles,
     )
-    from tritonc.passes.ttgir.warp_specialize import PRODUCER_WARPS, producer_slice
+    from tritonc.passes.ttgir.warp_specialize import (
+        PRODUCER_WARPS,
+        producer_slice,
+        without_producer,
+    )
 
     functions = {}
     kernel = None
@@ -184,4 +189,8 @@ module attributes {{gpu.container_module}} {{
                                                                          resident)
         if ctx.resident_bytes:
             used = resident + ctx.resident_bytes
+        if producer_warps and used > sm_limits(arch).smem_per_block:
+            # the ring apart from the scratch area does not fit: no producer after all
+            without_producer(kernel)
+            return lower_module(module, num_warps, num_stages, arch)
     return LoweredKernel(out, kname, used, ctx.arch_specific, producer_warps)

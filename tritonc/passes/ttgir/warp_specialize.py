@@ -19,10 +19,12 @@ in loops (`scf.for`) only: `producer_slice` finds it. Otherwise the loop runs as
 as every such loop does with `TRITONC_WARP_SPECIALIZE=0`.
 
 In: TTGIR after software-pipeline. Out: the same, with the decision as attributes:
-`ttg.producer_warps = 4` on the kernel, `ttg.warp_specialized` on the ring loop, whose
-ring then has `ttg.pipeline_stages` buffers (no spare one: the producer fills a buffer
-as soon as its wgmma is done; the ring sits apart from the scratch area, which a spare
-buffer would push past the shared memory of a 128 x 256 tile). With two consumer
+`ttg.producer_warps = 4` on the kernel and `ttg.warp_specialized` on the ring loop. That
+attribute keeps software-pipeline's plan for the loop, which the lowering returns to
+when the specialized kernel's shared memory does not fit a block (`without_producer`).
+The ring then has `ttg.pipeline_stages` buffers (no spare one: the producer fills a
+buffer as soon as its wgmma is done; the ring sits apart from the scratch area, which a
+spare buffer would push past the shared memory of a 128 x 256 tile). With two consumer
 warpgroups or more (8 warps), the dot no longer stays in flight (`ttg.async_dot` is
 dropped): each warpgroup waits for its wgmma within the iteration and gives the buffer
 back at once, while the other warpgroup's wgmma keeps the tensor cores busy. One
@@ -36,7 +38,8 @@ Before (8 warps):
       } {ttg.async_dot = 0 : i32, ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 4 : i32}
 After:
       scf.for %k = ... {ttg.pipeline_stages = 3 : i32, ttg.ring_buffers = 3 : i32,
-                        ttg.warp_specialized}
+                        ttg.warp_specialized = {ttg.async_dot = 0 : i32,
+                                                ttg.ring_buffers = 4 : i32}}
     func.func public @k(...) attributes {ttg.producer_warps = 4 : i32, ...}
 """
 
@@ -63,6 +66,7 @@ from tritonc.passes.ttgir.software_pipeline import (
 PRODUCER_WARPS = "ttg.producer_warps"
 SPECIALIZED = "ttg.warp_specialized"
 REQUESTED = "tt.warp_specialize"
+_PLAN = (BUFFERS, ASYNC_DOT)  # what the producer changes in software-pipeline's plan
 WARPGROUP = 4  # warps
 WARPS = WARPGROUP  # the producer: one warpgroup
 # ops the producer may evaluate: scalar arithmetic, the program's place in the grid and
@@ -97,12 +101,31 @@ def warp_specialize(module) -> None:
             if found is None:
                 continue
             ring = found.ring
-            ring.attributes[SPECIALIZED] = ir.UnitAttr.get()
+            ring.attributes[SPECIALIZED] = ir.DictAttr.get(
+                {name: ring.attributes[name] for name in _PLAN if name in ring.attributes})
             ring.attributes[BUFFERS] = ring.attributes[STAGES]
             if options.num_warps >= 2 * WARPGROUP and ASYNC_DOT in ring.attributes:
                 del ring.attributes[ASYNC_DOT]
             func.attributes[PRODUCER_WARPS] = ir.IntegerAttr.get(
                 ir.IntegerType.get_signless(32), WARPS)
+
+
+def without_producer(func) -> None:
+    """Return `func` to the plan software-pipeline gave it: its ring loop's own buffers and
+    dot in flight (kept in `ttg.warp_specialized`), no producer warpgroup. The lowering
+    does so when the specialized kernel's ring, apart from its scratch area, takes more
+    shared memory than a block may have."""
+    for ring in ops_named(func, "scf.for"):
+        if SPECIALIZED not in ring.attributes:
+            continue
+        plan = ir.DictAttr(ring.attributes[SPECIALIZED])
+        for name in _PLAN:
+            if name in ring.attributes:
+                del ring.attributes[name]
+            if name in plan:
+                ring.attributes[name] = plan[name]
+        del ring.attributes[SPECIALIZED]
+    del func.attributes[PRODUCER_WARPS]
 
 
 def producer_slice(ctx: LoweringContext, func) -> ProducerSlice | None:
