@@ -68,7 +68,7 @@ def lower_roles(ctx: LoweringContext, block, found: ProducerSlice, producer_warp
     ctx.pipeline_bytes = max(ctx.pipeline_bytes, ring_bytes + 16 * p.ring)
     ctx.scratch_in_pipeline = True
     ctx.ws_counter = _counter(ctx)
-    barriers = _barriers(ctx, p)
+    barriers = p.barriers = _barriers(ctx, p)
     tma.init_barriers(ctx, barriers, p.ring)
     text = "".join(f"@$1 mbarrier.init.shared::cta.b64 [$0+{8 * b}], {ctx.num_warps};\n"
                    for b in range(p.ring, 2 * p.ring))
@@ -83,7 +83,7 @@ def lower_roles(ctx: LoweringContext, block, found: ProducerSlice, producer_warp
         ctx.asm(f"setmaxnreg.dec.sync.aligned.u32 {split[0]};")
     ctx.ip, _ = _if(ctx, _compare(ctx, ctx.warp, ctx.num_warps, 0))  # its first warp
     ctx.first_thread = 32 * ctx.num_warps
-    _produce_block(ctx, block, found)
+    _produce_block(ctx, block, found, p)
     ctx.first_thread = 0
     ctx.ip = consumers
     if split:
@@ -156,19 +156,20 @@ def _empty(ctx: LoweringContext, p: Plan, buffer) -> ir.Value:
 # -- producer ------------------------------------------------------------------------------
 
 
-def _produce_block(ctx: LoweringContext, block, found: ProducerSlice) -> None:
+def _produce_block(ctx: LoweringContext, block, found: ProducerSlice, p: Plan) -> None:
+    """The producer's share of `block`; `p`: the ring loop's plan."""
     for op in block.operations:
         op = op.operation
         if op == found.ring:
-            _produce_ring(ctx, Plan(ctx, op))
+            _produce_ring(ctx, p)
         elif op in found.ops and op.name == "scf.for":
-            _produce_loop(ctx, op, found)
+            _produce_loop(ctx, op, found, p)
         elif op in found.ops:
             for old, regs in zip(op.results, RULES[op.name](ctx, op) or []):
                 ctx.set(old, regs)
 
 
-def _produce_loop(ctx: LoweringContext, loop, found: ProducerSlice) -> None:
+def _produce_loop(ctx: LoweringContext, loop, found: ProducerSlice, p: Plan) -> None:
     """A loop around the ring loop, carrying only what the producer needs."""
     carried = found.carried[loop]
     operands = list(loop.operands)
@@ -185,7 +186,7 @@ def _produce_loop(ctx: LoweringContext, loop, found: ProducerSlice) -> None:
         ctx.set(old_block.arguments[1 + i], [arg])
     saved = ctx.ip
     ctx.ip = ir.InsertionPoint(body)
-    _produce_block(ctx, old_block, found)
+    _produce_block(ctx, old_block, found, p)
     terminator = list(old_block.operations)[-1]
     ctx.op("scf.yield", [ctx.get(terminator.operands[i])[0] for i in carried])
     ctx.ip = saved
@@ -197,7 +198,6 @@ def _produce_ring(ctx: LoweringContext, p: Plan) -> None:
     """The ring loop as the producer runs it: each iteration's tiles into the next free
     buffer."""
     loop = p.loop
-    p.barriers = _barriers(ctx, p)
     operands = list(loop.operands)
     lb, ub, step = (ctx.get(v)[0] for v in operands[:3])
     inits = [ctx.get(operands[2 + i]) for i in p.args]
@@ -229,8 +229,7 @@ def _produce_ring(ctx: LoweringContext, p: Plan) -> None:
 def consume(ctx: LoweringContext, p: Plan, in_flight, lower_body) -> list:
     """The ring loop as the consumers run it (see above); `in_flight`: the dot left in
     flight across iterations, or None. Returns the loop's results."""
-    loop = p.loop
-    p.barriers = _barriers(ctx, p)
+    loop = p.loop  # lower_pipelined set p.barriers: full[0], the empty ones after
     lb = ctx.get(loop.operands[0])[0]
     dot = dots_of(loop)[0]
     lane0 = _compare(ctx, ctx.lane, 0, 0)

@@ -67,8 +67,7 @@ PRODUCER_WARPS = "ttg.producer_warps"
 SPECIALIZED = "ttg.warp_specialized"
 REQUESTED = "tt.warp_specialize"
 _PLAN = (BUFFERS, ASYNC_DOT)  # what the producer changes in software-pipeline's plan
-WARPGROUP = 4  # warps
-WARPS = WARPGROUP  # the producer: one warpgroup
+WARPGROUP = 4  # warps; the producer is one warpgroup
 # ops the producer may evaluate: scalar arithmetic, the program's place in the grid and
 # descriptors (whose maps the launch made)
 _SCALAR_OPS = ("arith.", "tt.get_program_id", "tt.get_num_programs",
@@ -107,7 +106,7 @@ def warp_specialize(module) -> None:
             if options.num_warps >= 2 * WARPGROUP and ASYNC_DOT in ring.attributes:
                 del ring.attributes[ASYNC_DOT]
             func.attributes[PRODUCER_WARPS] = ir.IntegerAttr.get(
-                ir.IntegerType.get_signless(32), WARPS)
+                ir.IntegerType.get_signless(32), WARPGROUP)
 
 
 def without_producer(func) -> None:
