@@ -119,7 +119,8 @@ def fake_variant(spec_text: str, archs=(80, 90), shared: int = 0, num_warps: int
                  constexprs=None, **metadata) -> Variant:
     spec = parse_signature(scale_kernel, spec_text, dict(constexprs or {"BLOCK": 256}))
     return Variant(spec, {a: f"cubin {spec_text} sm_{a}\0".encode() for a in archs},
-                   {a: {"shared": shared, "num_warps": num_warps, **metadata} for a in archs})
+                   {a: {"shared": shared, "num_warps": num_warps, "threads": 32 * num_warps,
+                        **metadata} for a in archs})
 
 
 def write_generated(tmp_path: Path, variants: list[Variant], grid: str) -> FakeCuda:
@@ -172,7 +173,7 @@ def test_dispatch_grid_params_and_shared(tmp_path):
 def test_a_warp_specialized_variant_launches_its_producer_warps(tmp_path):
     """A kernel compiled with a producer warpgroup runs num_warps + 4 warps."""
     fake = write_generated(tmp_path, [fake_variant("*fp32,*fp32,i32,i32,fp32", archs=(90,),
-                                                   num_warps=8, producer_warps=4)], "1")
+                                                   num_warps=8, threads=384)], "1")
     fake.expect_params([8, 8, 4, 4, 4])
     assert fake.lib.scale_kernel(0, 4096, 8192, 1000, 3, 2.5) == 0
     assert fake.array("fake_block", 3) == [384, 1, 1]

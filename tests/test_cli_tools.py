@@ -53,6 +53,16 @@ def test_spills_print_a_warning(tmp_path):
     assert any(line.startswith("warning: the kernel spills") for line in lines)
 
 
+def test_report_counts_a_producer_warpgroup_in_the_block():
+    from tritonc.aot.occupancy import report_lines
+
+    lines = report_lines(90, {"name": "k", "num_warps": 8, "threads": 384, "shared": 160_000,
+                              "ptxas": {"registers": 168}})
+    assert lines[0] == "kernel      k (sm_90, 8 + 4 producer warps, 384 threads/block)"
+    # 168 registers x 384 threads: one block by registers, as by shared memory
+    assert "1 blocks/SM, 12/64 warps" in lines[-2]
+
+
 def test_occupancy_table():
     assert occupancy(90, 32, 0, 4).blocks_per_sm == 16  # 2048 threads / 128
     assert occupancy(90, 128, 0, 4).blocks_per_sm == 4  # 65536 / (128 * 128)

@@ -159,7 +159,7 @@ def _variant_source(name: str, index: int, variant: Variant, proto_args: str) ->
     for arch in sorted(variant.cubins):
         meta = variant.metadata[arch]
         shared = int(meta.get("shared", 0))
-        threads = 32 * (int(meta.get("num_warps", 4)) + int(meta.get("producer_warps", 0)))
+        threads = int(meta["threads"])
         symbol = f"{name}_v{index}_sm{arch}"
         out.append(f"static const unsigned char {symbol}[] __attribute__((aligned(8))) = {{\n"
                    f"{_bytes_c(variant.cubins[arch])}\n}};")

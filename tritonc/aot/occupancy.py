@@ -96,9 +96,11 @@ def report_lines(arch: int, metadata: dict) -> list[str]:
     regs = int(ptxas.get("registers", 0))
     shared = int(metadata.get("shared", 0)) + int(ptxas.get("shared_mem", 0))
     num_warps = int(metadata.get("num_warps", 4))
+    threads = int(metadata.get("threads", 32 * num_warps))  # with a producer warpgroup
+    producers = f" + {threads // 32 - num_warps} producer" if threads > 32 * num_warps else ""
     spill_st, spill_ld = int(ptxas.get("spill_stores", 0)), int(ptxas.get("spill_loads", 0))
-    lines = [f"kernel      {metadata.get('name', '?')} (sm_{arch}, {num_warps} warps, "
-             f"{32 * num_warps} threads/block)",
+    lines = [f"kernel      {metadata.get('name', '?')} (sm_{arch}, {num_warps}{producers} "
+             f"warps, {threads} threads/block)",
              f"registers   {regs} per thread",
              f"spills      {spill_st} bytes stored, {spill_ld} bytes loaded",
              f"shared      {shared} bytes per block"]
@@ -108,7 +110,7 @@ def report_lines(arch: int, metadata: dict) -> list[str]:
         lines.append("warning: the kernel spills registers to local memory; try fewer warps, "
                      "a smaller BLOCK or fewer live values")
     try:
-        occ = occupancy(arch, regs, shared, num_warps)
+        occ = occupancy(arch, regs, shared, threads // 32)
     except KeyError as e:
         lines.append(f"occupancy   unknown: {e.args[0]}")
         return lines

@@ -136,6 +136,9 @@ def find_precompiled(fn, signature: dict, constexprs: dict, divisible: set,
             metadata.setdefault("name", fn.__name__)
             metadata.setdefault("num_warps", options.num_warps)
             metadata.setdefault("shared", 0)
+            # an index written before entries recorded their block's threads
+            metadata.setdefault("threads", 32 * (int(metadata["num_warps"])
+                                                 + int(metadata.get("producer_warps", 0))))
             metadata["precompiled"] = f"{best['cubin']}"
             return {"kernel.cubin": cubin, "metadata.json": json.dumps(metadata).encode()}
     if required:

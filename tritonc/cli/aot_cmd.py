@@ -64,7 +64,8 @@ def aot_command(kernel_spec: str, signatures: tuple[str, ...], constexpr_text: s
         variants = [Variant(spec) for spec in specs]
         launcher_params(kernel, constexprs, variants)
         generate(kernel, constexprs, [Variant(s, {a: b"" for a in archs},
-                                              {a: {} for a in archs}) for s in specs], grid)
+                                              {a: {"threads": 0} for a in archs})
+                                      for s in specs], grid)
         out = prepare_output_dir(out_dir)
     except UsageError as e:
         fail(str(e))

@@ -34,6 +34,7 @@ def _metadata_of_cubin(path: Path, num_warps: int | None) -> tuple[int, dict, st
             raise UsageError(f"bad metadata sidecar {sidecar}: {e}") from None
         if num_warps is not None:
             metadata["num_warps"] = num_warps
+            metadata.pop("threads", None)
         return arch, metadata, f"metadata from {sidecar.name}"
     try:
         info = parse_cubin(path.read_bytes())

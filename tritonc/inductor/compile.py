@@ -112,7 +112,7 @@ class CompiledKernel:
         self.shared = self.metadata.shared
         self.n_regs = report.get("registers")
         self.n_spills = report.get("spill_stores")
-        self.n_max_threads = 32 * (options.num_warps + int(meta.get("producer_warps", 0)))
+        self.n_max_threads = int(meta["threads"])
         self.tensormaps = meta.get("tensormaps", [])  # maps its launch encodes (sm_90)
         self.module = None
         self.function = None
@@ -207,7 +207,7 @@ def compile(src: ASTSource, target: GPUTarget | None = None,
     opts = backend.parse_options(dict(options or {}))
     if target.backend == "cpu":  # run in the interpreter; the front end still judges it
         _check_legal(src)
-        return CompiledKernel(src, target, opts, src.hash(), {}, {})
+        return CompiledKernel(src, target, opts, src.hash(), {}, {"threads": 32 * opts.num_warps})
     kernel_hash, asm, meta = _compile_cuda(src, _target_arch(target), opts)
     kernel = CompiledKernel(src, target, opts, kernel_hash, asm, meta)
     _publish_cubin(kernel)

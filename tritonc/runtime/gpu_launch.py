@@ -392,9 +392,9 @@ def _compile_and_load(fn, bound: dict[str, Any], options: dict[str, Any]) -> Com
         raise OutOfResources(shared, limit, f"shared memory of {name}")
     if shared > 48 * 1024:
         driver.set_max_dynamic_shared(function, shared)
-    threads = 32 * (num_warps + int(metadata.get("producer_warps", 0)))
     launcher = driver.launcher(function, _flatten(tuple(signature.values())),
-                               (threads, 1, 1), shared, metadata.get("tensormaps", ()))
+                               (int(metadata["threads"]), 1, 1), shared,
+                               metadata.get("tensormaps", ()))
     return CompiledLaunch(launcher, signature, num_warps, metadata, asm=asm,
                           name=name)
 

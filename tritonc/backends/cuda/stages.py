@@ -138,6 +138,7 @@ def make_llir(module, metadata: dict, options: CUDAOptions) -> str:
                     shared=lowered.smem_bytes)
     if lowered.producer_warps:  # launched beside num_warps (warp_roles.py)
         metadata["producer_warps"] = lowered.producer_warps
+    metadata["threads"] = 32 * (carried.num_warps + lowered.producer_warps)  # a block's
     metadata["ptx_arch"] = f"{carried.arch}a" if lowered.arch_specific else str(carried.arch)
     return llvm_to_ptx.mlir_to_llvm_ir(lowered.module, lowered.name, metadata["ptx_arch"],
                                        fp_fusion=options.enable_fp_fusion,
