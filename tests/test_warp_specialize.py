@@ -67,6 +67,43 @@ def tile_matmul(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, BLOCK_M: tl.constexpr,
              mask=(rows[:, None] < M) & (cols[None, :] < N))
 
 
+@tritonc.jit
+def attention(q_ptr, k_ptr, v_ptr, o_ptr, seq, scale, HEAD: tl.constexpr,
+              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """softmax(Q K^T * scale) V for one head (seq x HEAD, fp16, row-major), the key loop
+    asking for warp specialization as the attention tutorial writes it."""
+    q_desc = tl.make_tensor_descriptor(q_ptr, shape=[seq, HEAD], strides=[HEAD, 1],
+                                       block_shape=[BLOCK_M, HEAD])
+    k_desc = tl.make_tensor_descriptor(k_ptr, shape=[seq, HEAD], strides=[HEAD, 1],
+                                       block_shape=[BLOCK_N, HEAD])
+    v_desc = tl.make_tensor_descriptor(v_ptr, shape=[seq, HEAD], strides=[HEAD, 1],
+                                       block_shape=[BLOCK_N, HEAD])
+    off_m = tl.program_id(0) * BLOCK_M
+    q = q_desc.load([off_m, 0])
+    m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+    l_i = tl.zeros((BLOCK_M,), tl.float32)
+    acc = tl.zeros((BLOCK_M, HEAD), tl.float32)
+    for start in tl.range(0, seq, BLOCK_N, warp_specialize=True):
+        cols = start + tl.arange(0, BLOCK_N)
+        s = tl.dot(q, k_desc.load([start, 0]).T) * scale
+        s = tl.where(cols[None, :] < seq, s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v_desc.load([start, 0]))
+        m_i = m_new
+    rows = off_m + tl.arange(0, BLOCK_M)
+    dims = tl.arange(0, HEAD)
+    tl.store(o_ptr + rows[:, None] * HEAD + dims[None, :], (acc / l_i[:, None]).to(tl.float16),
+             mask=rows[:, None] < seq)
+
+
+def _attention_reference(q, k, v, scale):
+    s = (q.double() @ k.double().T) * scale
+    return torch.softmax(s, dim=-1) @ v.double()
+
+
 PERSISTENT_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32",
                   "N": "i32", "K": "i32"}
 TILE_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "bias_ptr": "*fp32",
@@ -123,6 +160,20 @@ def test_pointer_tiles_get_no_producer():
     assert "ttg.producer_warps" not in kernel.asm["ttgir"]
 
 
+def test_attention_keeps_its_loop():
+    """Two dots and a softmax between them: the key loop is pipelined as without the
+    request, all warps copying and multiplying (Triton too specializes it on sm_100 only)."""
+    kernel = tritonc.compile(attention, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
+                                         "o_ptr": "*fp16", "seq": "i32", "scale": "fp32"},
+                             dict(HEAD=64, BLOCK_M=128, BLOCK_N=64), target="cuda:90",
+                             num_warps=4, num_stages=3,
+                             divisible_by_16={"q_ptr", "k_ptr", "v_ptr", "o_ptr", "seq"})
+    assert "ttg.pipelined" in kernel.asm["ttgir"]
+    assert "ttg.producer_warps" not in kernel.asm["ttgir"]
+    assert "wgmma.mma_async" in kernel.asm["ptx"] and "cp.async.bulk.tensor" in kernel.asm["ptx"]
+    assert kernel.metadata["threads"] == 128
+
+
 @pytest.mark.parametrize("num_warps,threads,registers", [(8, 384, (40, 232)), (4, 256, None)])
 def test_the_roles_in_the_ptx(num_warps, threads, registers):
     kernel = _persistent(num_warps=num_warps, block_n=256 if num_warps == 8 else 128)
@@ -177,6 +228,17 @@ def test_the_kernels_in_the_interpreter(monkeypatch):
                                rtol=2e-3, atol=2e-3)
 
 
+def test_attention_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    torch.manual_seed(2)
+    seq = 40
+    q, k, v = (torch.randn(seq, 16).half() for _ in range(3))
+    out = torch.full((seq, 16), float("nan"), dtype=torch.float16)
+    attention[(3,)](q, k, v, out, seq, 0.25, HEAD=16, BLOCK_M=16, BLOCK_N=16)
+    torch.testing.assert_close(out.double(), _attention_reference(q, k, v, 0.25),
+                               rtol=2e-3, atol=2e-3)
+
+
 def _hopper():
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("warp specialization copies by TMA, sm_90 on")
@@ -218,6 +280,18 @@ def test_k_loop_on_the_gpu(m, n, k, stages):
                                rtol=2e-3, atol=3e-2)
     compiled = tile_matmul.warmup(a, b, out, bias, m, n, k, grid=grid, **meta)
     assert compiled.metadata.get("producer_warps") == 4
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("seq", [1000, 208])
+def test_attention_on_the_gpu(seq):
+    torch.manual_seed(seq)
+    q, k, v = (torch.randn(seq, 64, device="cuda").half() for _ in range(3))
+    out = torch.full((seq, 64), float("nan"), device="cuda", dtype=torch.float16)
+    attention[(tritonc.cdiv(seq, 128),)](q, k, v, out, seq, 0.125, HEAD=64, BLOCK_M=128,
+                                         BLOCK_N=64, num_warps=4, num_stages=3)
+    torch.testing.assert_close(out.double(), _attention_reference(q, k, v, 0.125),
+                               rtol=2e-3, atol=2e-3)
 
 
 def test_the_knob_turns_it_off(monkeypatch):
