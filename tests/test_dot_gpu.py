@@ -34,6 +34,30 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
 
 
 @triton.jit
+def while_matmul(a_ptr, b_ptr, c_ptr, M, N, K, step, BM: tl.constexpr, BN: tl.constexpr,
+                 BK: tl.constexpr, COUNTED: tl.constexpr):
+    """The K loop as a while loop, `while k < K`, the accumulator carried through it; k
+    steps by BK (COUNTED: an scf.for to the compiler) or by the argument `step` (== BK)."""
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    k = 0
+    while k < K:
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :],
+                    mask=((k + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        if COUNTED:
+            k += BK
+        else:
+            k += step
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
 def batched(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     z = tl.arange(0, 2)[:, None, None]
     m = tl.arange(0, M)[None, :, None]
@@ -159,6 +183,52 @@ def test_batched_dot_compiles(arch, dtype):
                             divisible_by_16=set(sig))
     assert kernel.asm["cubin"][:4] == b"\x7fELF"
     assert "wgmma" not in kernel.asm["ptx"]
+
+
+WHILE_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32",
+             "K": "i32", "step": "i32"}
+
+
+def _while_matmul(arch: int, counted: bool):
+    return triton.compile(while_matmul, WHILE_SIG, dict(BM=128, BN=128, BK=64, COUNTED=counted),
+                          target=f"cuda:{arch}", num_warps=4,
+                          divisible_by_16={"a_ptr", "b_ptr", "c_ptr", "N", "K"})
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_a_counted_while_loop_is_pipelined(arch):
+    """`while k < K: ...; k += BK` is a for loop to the compiler: its tiles go through
+    the ring as a for loop's do."""
+    kernel = _while_matmul(arch, counted=True)
+    assert "scf.while" not in kernel.asm["ttgir"]
+    assert "ttg.pipelined" in kernel.asm["ttgir"]
+    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_a_while_loop_carries_the_accumulator_in_the_mma_layout(arch):
+    """A while loop of a step known only at run time stays one; its accumulator is not
+    converted in the loop (a trip through shared memory an iteration)."""
+    ttgir = _while_matmul(arch, counted=False).asm["ttgir"]
+    body = ttgir[ttgir.index("scf.while"):ttgir.index("scf.yield")]
+    assert "tt.dot" in body
+    assert not any("ttg.convert_layout" in line and "128x128xf32" in line
+                   for line in body.splitlines())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m, n, k", [(200, 136, 328), (64, 64, 16)])
+@pytest.mark.parametrize("counted", [True, False])
+def test_while_matmul(m, n, k, counted):
+    import torch
+
+    torch.manual_seed(k)
+    a = torch.randn(m, k, device="cuda").half()
+    b = torch.randn(k, n, device="cuda").half()
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    while_matmul[(triton.cdiv(m, 128), triton.cdiv(n, 128))](
+        a, b, c, m, n, k, 64, BM=128, BN=128, BK=64, COUNTED=counted, num_warps=4)
+    assert relative_error(c, a.double() @ b.double()) < 2e-3
 
 
 @pytest.mark.gpu

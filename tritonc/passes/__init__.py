@@ -27,6 +27,7 @@ imported when it is first run.
     loop-unroll            loops of `tl.range(loop_unroll_factor=k)` unrolled k times (TTIR)
     rewrite-block-pointers block pointers as tensors of pointers and masks (TTIR)
     combine                x + dot(a, b, 0) is dot(a, b, x) (TTIR)
+    while-to-for           a while loop counting up to a bound is an scf.for (TTIR)
 
 A name in a pass list that is not registered here is an upstream MLIR pass
 (`canonicalize`, `cse`, `loop-invariant-code-motion`, `symbol-dce`, ...), run through
@@ -135,6 +136,7 @@ PASSES: dict[str, PassInfo] = {p.name: p for p in (
     PassInfo("loop-unroll", "tritonc.passes.ttir.loop_unroll", "loop_unroll"),
     PassInfo("reduce-to-dot", "tritonc.passes.ttir.reduce_to_dot", "reduce_to_dot"),
     PassInfo("combine", "tritonc.passes.ttir.combine", "combine"),
+    PassInfo("while-to-for", "tritonc.passes.ttir.while_to_for", "while_to_for"),
     PassInfo("rewrite-block-pointers", "tritonc.passes.ttir.rewrite_block_pointers",
              "rewrite_block_pointers", ("descriptors",)),
 )}

@@ -8,7 +8,8 @@ passes and tritonc's side by side (the names `tritonc opt --passes` takes).
            become tensors of pointers and masks, as pointer tiles are written; on sm_90
            with `launch_tensormaps`, a dot's tile in a loop that TMA can copy becomes a
            descriptor load),
-           cleanup (CSE and DCE of pure tt ops, canonicalize, cse), reduce-to-dot
+           cleanup (CSE and DCE of pure tt ops, canonicalize, cse), while-to-for (a
+           while loop counting up to a bound is an scf.for), reduce-to-dot
            (a sum of broadcast products is a dot), combine
            (`acc += tl.dot(a, b)` accumulates in the dot), loop-invariant code motion,
            loop-unroll (`tl.range(loop_unroll_factor=k)`), symbol-dce
@@ -74,6 +75,7 @@ def ttir_passes(options: CUDAOptions, target: str) -> tuple[str, ...]:
     return (
         f"rewrite-block-pointers{{descriptors={'true' if tma else 'false'}}}",
         "cleanup",
+        "while-to-for",
         "reduce-to-dot",
         "combine",
         "loop-invariant-code-motion",

@@ -4,7 +4,9 @@ After mma-layouts, every user of a dot result sees it through a `ttg.convert_lay
 the blocked layout, a trip through shared memory. This pass grows the set of values that
 take the mma layout instead, from those converts outward: through elementwise ops, row
 reductions (whose results take `#ttg.slice<axis, mma>`), `tt.expand_dims` of such a slice
-(back to the mma layout), `tt.broadcast`, the iteration arguments of `scf.for`, and the
+(back to the mma layout), `tt.broadcast`, the iteration arguments of `scf.for` and the
+values an `scf.while` carries (from one iteration to the next and from its condition to
+its body), and the
 view ops reshape, trans, split and join, whose results take the `#ttg.linear` layout
 that keeps every element where it was (`view_layouts.py`; a linear layout spreads only
 through elementwise ops, views and loops).
@@ -84,18 +86,20 @@ def _retypable(ir, value) -> bool:
     if isinstance(owner, ir.Block):
         return _loop_of(ir, value) is not None
     return (owner.name in ("tt.reduce", "tt.expand_dims", "tt.broadcast", "scf.for",
-                           "ttg.convert_layout", *VIEW_OPS) or _is_elementwise(ir, owner))
+                           "scf.while", "ttg.convert_layout", *VIEW_OPS)
+            or _is_elementwise(ir, owner))
 
 
 def _loop_of(ir, block_arg):
-    """The scf.for whose body defines `block_arg`, or None."""
+    """The scf.for or scf.while whose regions define `block_arg`, or None."""
     block = block_arg.owner
     op = block.owner
-    return op if op is not None and op.name == "scf.for" else None
+    return op if op is not None and op.name in ("scf.for", "scf.while") else None
 
 
-def _yield_of(loop):
-    ops = loop.regions[0].blocks[0].operations
+def _yield_of(loop, region: int = 0):
+    """The terminator of `loop`'s region (an scf.while's condition in region 0)."""
+    ops = loop.regions[region].blocks[0].operations
     return ops[len(ops) - 1]
 
 
@@ -159,6 +163,17 @@ class Growth:
         self.assign(loop.operands[3 + index], text)
         self.assign(_yield_of(loop).operands[index], text)
 
+    def _while_slot(self, loop, region: int, index: int, text: str) -> None:
+        """Value `index` of an scf.while's `region`: region 0's argument with its init and
+        the body's yield, or region 1's argument with the condition's value and the result."""
+        self.assign(loop.regions[region].blocks[0].arguments[index], text)
+        if region == 0:
+            self.assign(loop.operands[index], text)
+            self.assign(_yield_of(loop, 1).operands[index], text)
+        else:
+            self.assign(_yield_of(loop).operands[index + 1], text)
+            self.assign(loop.results[index], text)
+
     def _view(self, op, text: str, forward: bool) -> None:
         """Through a view op: its results from an operand's layout, or its operands from a
         result's (`view_layouts`)."""
@@ -179,6 +194,12 @@ class Growth:
                 self._view(user, text, forward=True)
             elif user.name == "scf.yield" and user.parent.name == "scf.for":
                 self._loop_slot(user.parent, use.operand_number, text)
+            elif user.name == "scf.yield" and user.parent.name == "scf.while":
+                self._while_slot(user.parent, 0, use.operand_number, text)
+            elif user.name == "scf.condition" and use.operand_number > 0:
+                self._while_slot(user.parent, 1, use.operand_number - 1, text)
+            elif user.name == "scf.while":
+                self._while_slot(user, 0, use.operand_number, text)
             elif isinstance(layout, LinearEncoding):
                 continue  # not into reductions, expand_dims or broadcasts
             elif user.name == "tt.reduce":
@@ -195,8 +216,12 @@ class Growth:
         owner = value.owner
         if isinstance(owner, ir.Block):
             loop = _loop_of(ir, value)
-            if loop is not None and ir.BlockArgument(value).arg_number > 0:
-                self._loop_slot(loop, ir.BlockArgument(value).arg_number - 1, text)
+            number = ir.BlockArgument(value).arg_number
+            if loop is not None and loop.name == "scf.while":
+                region = 0 if value.owner == loop.regions[0].blocks[0] else 1
+                self._while_slot(loop, region, number, text)
+            elif loop is not None and number > 0:
+                self._loop_slot(loop, number - 1, text)
             return
         layout = parse_layout(text)
         if _is_elementwise(ir, owner):
@@ -209,6 +234,8 @@ class Growth:
             self._view(owner, text, forward=False)
         elif owner.name == "scf.for":
             self._loop_slot(owner, ir.OpResult(value).result_number, text)
+        elif owner.name == "scf.while":
+            self._while_slot(owner, 1, ir.OpResult(value).result_number, text)
         elif owner.name == "tt.reduce":
             if isinstance(layout, SliceLayout) and layout.dim == _axis(ir, owner):
                 for v in owner.operands:
@@ -243,6 +270,11 @@ def _expected_operands(ir, op, old_types: dict) -> list:
     if op.name == "scf.for":
         args = list(op.regions[0].blocks[0].arguments)[1:]
         return [None] * 3 + [a.type for a in args]
+    if op.name == "scf.while" or op.name == "scf.yield" and op.parent.name == "scf.while":
+        return [a.type for a in op.parent.regions[0].blocks[0].arguments] \
+            if op.name == "scf.yield" else [a.type for a in op.regions[0].blocks[0].arguments]
+    if op.name == "scf.condition":
+        return [None] + [a.type for a in op.parent.regions[1].blocks[0].arguments]
     results = list(op.results)
     changed = any(r in old_types for r in results)
     if changed and (_is_elementwise(ir, op) or op.name in ("tt.addptr", "tt.load")):
