@@ -1,0 +1,95 @@
+"""while-to-for: `while k < n: ...; k += STEP` is an scf.for in the TTIR.
+
+The TTIR of each kernel is evaluated op by op (`ttgir_eval.py`) on starts and bounds that
+give no trip, one, several and a partial last step, against a Python model of the while
+loop: the sums in the loop, the trips and the counter's value after it (an iteration
+argument the rewrite keeps). Loops of another form stay while loops. On the GPU the
+compiled kernels meet the same model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from ttgir_eval import evaluate
+
+import tritonc
+import tritonc.language as tl
+
+
+@tritonc.jit
+def counting(out, lo, hi, step, STEP: tl.constexpr, FORM: tl.constexpr):
+    """out = [sum of k * k, trips, the counter after the loop] over k = lo, lo + STEP, ...
+    while k < hi; FORM 1 writes the test `hi > k`, FORM 2 steps by the argument `step`."""
+    total = 0
+    trips = 0
+    k = lo
+    if FORM == 1:
+        while hi > k:
+            total += k * k
+            trips += 1
+            k += STEP
+    elif FORM == 2:
+        while k < hi:
+            total += k * k
+            trips += 1
+            k += step
+    else:
+        while k < hi:
+            total += k * k
+            k += STEP
+            trips += 1
+    tl.store(out, total)
+    tl.store(out + 1, trips)
+    tl.store(out + 2, k)
+
+
+def _model(lo: int, hi: int, step: int) -> list[int]:
+    values = list(range(lo, hi, step))
+    end = lo + len(values) * step
+    return [sum(k * k for k in values), len(values), end]
+
+
+def _ttir(step: int, form: int) -> str:
+    return tritonc.compile(counting, {"out": "*i32", "lo": "i32", "hi": "i32", "step": "i32"},
+                           {"STEP": step, "FORM": form}, target="cuda:90").asm["ttir"]
+
+
+@pytest.mark.parametrize("form", [0, 1])
+@pytest.mark.parametrize("step", [1, 3, 64])
+def test_a_counted_while_loop_is_a_for_loop_computing_the_same(step, form):
+    ttir = _ttir(step, form)
+    assert "scf.while" not in ttir and "scf.for" in ttir
+    rng = np.random.default_rng(step * 3 + form)
+    bounds = [(0, 0), (5, 3), (0, 1), (0, step), (0, step + 1), (-7, 4 * step + 2)]
+    bounds += [tuple(int(v) for v in rng.integers(-50, 200, 2)) for _ in range(4)]
+    for lo, hi in bounds:
+        out = np.full(3, -1, np.int32)
+        evaluate(ttir, [out], [lo, hi, 0], (1, 1, 1))
+        assert out.tolist() == _model(lo, hi, step), (lo, hi)
+
+
+def test_a_step_known_at_run_time_stays_a_while_loop():
+    ttir = _ttir(1, 2)
+    assert "scf.while" in ttir
+    out = np.full(3, -1, np.int32)
+    evaluate(ttir, [out], [2, 30, 5], (1, 1, 1))
+    assert out.tolist() == _model(2, 30, 5)
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_compiles_through_ptxas(arch):
+    kernel = tritonc.compile(counting, {"out": "*i32", "lo": "i32", "hi": "i32", "step": "i32"},
+                             {"STEP": 3, "FORM": 0}, target=f"cuda:{arch}")
+    assert kernel.asm["cubin"][:4] == b"\x7fELF"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("step, form", [(3, 0), (64, 1), (1, 2)])
+def test_on_the_gpu(step, form):
+    import torch
+
+    for lo, hi in [(0, 0), (-7, 200), (5, 6)]:
+        out = torch.full((3,), -1, dtype=torch.int32, device="cuda")
+        counting[(1,)](out, lo, hi, step, STEP=step, FORM=form)
+        assert out.tolist() == _model(lo, hi, step), (lo, hi)
