@@ -270,9 +270,10 @@ def _expected_operands(ir, op, old_types: dict) -> list:
     if op.name == "scf.for":
         args = list(op.regions[0].blocks[0].arguments)[1:]
         return [None] * 3 + [a.type for a in args]
-    if op.name == "scf.while" or op.name == "scf.yield" and op.parent.name == "scf.while":
-        return [a.type for a in op.parent.regions[0].blocks[0].arguments] \
-            if op.name == "scf.yield" else [a.type for a in op.regions[0].blocks[0].arguments]
+    if op.name == "scf.while":
+        return [a.type for a in op.regions[0].blocks[0].arguments]
+    if op.name == "scf.yield" and op.parent.name == "scf.while":
+        return [a.type for a in op.parent.regions[0].blocks[0].arguments]
     if op.name == "scf.condition":
         return [None] + [a.type for a in op.parent.regions[1].blocks[0].arguments]
     results = list(op.results)
