@@ -2,7 +2,7 @@
 built on it, beyond the plain tiles of the other zoos: persistent matmuls (pointer tiles
 and tensor descriptors made in the kernel), a grouped GEMM over a table of pointers,
 split-K with atomics, batched, skinny (decode) and int8 matmuls, a matmul with a fused
-bias + activation epilogue, layer norm backward with a lock-protected partial reduction,
+bias + activation epilogue, a matmul whose K loop is a while loop, layer norm backward with a lock-protected partial reduction,
 flash-attention backward, seeded dropout and a one-pass (online) softmax.
 
 The file is imported twice by benchmarks/styles.py (as it is, and with its two import
@@ -359,6 +359,30 @@ def matmul_bias_act(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K, stride_am, stride_ak
     c = x.to(tl.float16)
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     tl.store(c_ptrs, c, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+# -- a matmul whose K loop is a while loop ---------------------------------------------------------
+
+
+@triton.jit
+def matmul_while(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """fp16 C = A @ B (row-major, fp32 accumulation), the K loop written `while k < K`
+    with the offsets recomputed from k each iteration."""
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    k = 0
+    while k < K:
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + (k + offs_k)[None, :],
+                    mask=(offs_m[:, None] < M) & ((k + offs_k)[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + (k + offs_k)[:, None] * stride_bk + offs_n[None, :],
+                    mask=((k + offs_k)[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        k += BLOCK_K
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc.to(tl.float16),
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
 # -- layer norm backward (tutorial 05) ----------------------------------------------------------

@@ -1,6 +1,6 @@
 """The style zoo: kernels written the ways Triton's tutorials and libraries write them
-(persistent, descriptor, grouped, split-K, batched, skinny, int8 and fused-epilogue
-matmuls, layer norm backward with a lock, flash-attention backward, seeded dropout, an
+(persistent, descriptor, grouped, split-K, batched, skinny, int8, fused-epilogue and
+while-loop matmuls, layer norm backward with a lock, flash-attention backward, seeded dropout, an
 online softmax), tritonc beside Triton on the same source in the same run.
 
     python3 benchmarks/styles.py [--quick] [--only NAME,...] [--out results.json]
@@ -284,6 +284,22 @@ def _bias_act(size, small_size, activation):
     return build
 
 
+def _while_matmul(size, small_size):
+    def build(device, small):
+        m, n, k = small_size if small else size
+        bm, bn, bk = (16, 32, 16) if small else (128, 128, 64)
+        a, b = randn((m, k), device), randn((k, n), device)
+        c = empty((m, n), device)
+        launch = Launch("matmul_while", (cdiv(m, bm), cdiv(n, bn)),
+                        [a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)],
+                        dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_warps=4, num_stages=3))
+        return StyleCase("matmul, the K loop a while loop", f"{m}x{n}x{k}", [launch],
+                         {"c": c}, _matmul_ref(a, b), "TFLOP/s", 2 * m * n * k)
+
+    build.__name__ = f"while_matmul_{size[0]}"
+    return build
+
+
 def _layer_norm_bwd(size, small_size):
     def build(device, small):
         m, n = small_size if small else size
@@ -482,6 +498,7 @@ CASES = [
     int8_matmul,
     _bias_act((4096, 4096, 4096), (37, 45, 40), "leaky_relu"),
     _bias_act((4000, 4000, 4000), (30, 70, 50), "gelu"),
+    _while_matmul((4096, 4096, 4096), (37, 45, 40)),
     _layer_norm_bwd((4096, 8192), (23, 45)),
     _layer_norm_bwd((4096, 5000), (13, 100)),
     _attention_bwd(64, (1, 2, 64, 16)),
@@ -495,8 +512,9 @@ CASES = [
 
 QUICK = {"persistent_matmul_4096", "persistent_descriptor_4096", "grouped_gemm",
          "split_k_16384", "batched_matmul", "skinny_matmul_m16", "int8_matmul",
-         "matmul_bias_leaky_relu_4096", "layer_norm_bwd_8192", "attention_bwd_d64",
-         "attention_bwd_d128", "dropout_67108864", "dropout_rows", "softmax_online_8192"}
+         "matmul_bias_leaky_relu_4096", "while_matmul_4096", "layer_norm_bwd_8192",
+         "attention_bwd_d64", "attention_bwd_d128", "dropout_67108864", "dropout_rows",
+         "softmax_online_8192"}
 
 
 # -- running -----------------------------------------------------------------------------------
