@@ -2,8 +2,9 @@
 built on it, beyond the plain tiles of the other zoos: persistent matmuls (pointer tiles
 and tensor descriptors made in the kernel), a grouped GEMM over a table of pointers,
 split-K with atomics, batched, skinny (decode) and int8 matmuls, a matmul with a fused
-bias + activation epilogue, a matmul whose K loop is a while loop, layer norm backward with a lock-protected partial reduction,
-flash-attention backward, seeded dropout and a one-pass (online) softmax.
+bias + activation epilogue, a matmul whose K loop is a while loop, layer norm backward
+with a lock-protected partial reduction, flash-attention backward, seeded dropout and a
+one-pass (online) softmax.
 
 The file is imported twice by benchmarks/styles.py (as it is, and with its two import
 lines pointing at Triton), so both compilers see the same source. Every kernel masks its
