@@ -1,7 +1,8 @@
 """Matmul kernels written the ways a user writes them: pointer tiles whose strides say
 the operand order, a B tile loaded as N x K and transposed (`.T` or `tl.trans`), block
-pointers and tensor descriptors. The file is imported twice by the benchmarks (as it is,
-and with its two import lines pointing at Triton), so both compilers see this source.
+pointers and tensor descriptors, and a persistent kernel over descriptors. The file is
+imported twice by the benchmarks (as it is, and with its two import lines pointing at
+Triton), so both compilers see this source.
 
 Every kernel computes C (M x N) = A (M x K) @ B (K x N) with fp32 accumulation, masks
 the ragged edges, and walks the tiles in Triton's grouped order."""
@@ -12,7 +13,11 @@ import tritonc.language as tl
 
 @triton.jit
 def _tile_ids(M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
-    pid = tl.program_id(axis=0)
+    return _grouped(tl.program_id(axis=0), M, N, BLOCK_M, BLOCK_N, GROUP_M)
+
+
+@triton.jit
+def _grouped(pid, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     num_pid_in_group = GROUP_M * num_pid_n
@@ -127,3 +132,34 @@ def matmul_host_descriptor(a_desc, b_desc, c_ptr, M, N, K, stride_cm, stride_cn,
             b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
     _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)
+
+
+@triton.jit
+def matmul_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_b, stride_cm, stride_cn,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                      GROUP_M: tl.constexpr, NUM_SMS: tl.constexpr, B_TRANS: tl.constexpr,
+                      PRECISION: tl.constexpr):
+    """Tutorial 09's persistent form: NUM_SMS programs walk the tiles in the grouped
+    order, the tile loop warp-specialized; A (row-major) and B through descriptors made
+    here, B in K x N blocks, or with B_TRANS in N x K blocks of a column-major B (row
+    stride `stride_b` either way), taken `.T`."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[stride_am, 1],
+                                       block_shape=[BLOCK_M, BLOCK_K])
+    if B_TRANS:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[stride_b, 1],
+                                           block_shape=[BLOCK_N, BLOCK_K])
+    else:
+        b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[stride_b, 1],
+                                           block_shape=[BLOCK_K, BLOCK_N])
+    tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
+    for tile in tl.range(tl.program_id(0), tiles, NUM_SMS, warp_specialize=True):
+        pid_m, pid_n = _grouped(tile, M, N, BLOCK_M, BLOCK_N, GROUP_M)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_K)):
+            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+            if B_TRANS:
+                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
+            else:
+                b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+            acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)

@@ -8,11 +8,13 @@ in the same run, with torch.matmul (cuBLAS) for scale.
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
 {pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors made in the
 kernel (row-major only) or on the host (row-major A; a column-major B read as N x K
-with `.T`)} x two tile configurations (128 x 128 x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x
-sizes 4096^3, 8192^3 and 4000^3 (kernels of benchmarks/matmul_kernels.py); tf32 tiles
-take half the BLOCK_K. Every dtype accumulates in fp32; each result is checked against
-the product of the same operands in float64 before it is timed; a case a compiler cannot
-run is reported with its error, and the run goes on. `--quick`: fp16 and bf16, the
+with `.T`), tutorial 09's persistent kernel over descriptors made in the kernel, its tile
+loop warp-specialized (row-major A; B either way)} x two tile configurations (128 x 128
+x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x sizes 4096^3, 8192^3 and 4000^3
+(kernels of benchmarks/matmul_kernels.py); tf32 tiles take half the BLOCK_K. Every
+dtype accumulates in fp32; each result is checked against the product of the same
+operands in float64 before it is timed; a case a compiler cannot run is reported with
+its error, and the run goes on. `--quick`: fp16 and bf16, the
 128 x 256 x 64 tiles, sizes 4096^3 and 4000^3 (about one minute for each dtype). The
 whole zoo is more than one run of a few minutes: split it by `--dtypes` and `--sizes`
 (one dtype at one size, both tiles: about one minute). Each row times the two compilers
@@ -47,7 +49,8 @@ DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp8": torch.float8_e4m
 TILES = [(128, 128, 64, 4), (128, 256, 64, 8)]  # and warps; BLOCK_K halved for tf32
 SIZES = [4096, 8192, 4000]
 ORDERS = [(False, False), (False, True), (True, False), (True, True)]  # A col, B col
-SOURCES = ["pointers", "pointers .T", "block pointers", "descriptors", "host descriptors"]
+SOURCES = ["pointers", "pointers .T", "block pointers", "descriptors", "host descriptors",
+           "persistent"]
 
 
 def tflops(ms: float, m: int, n: int, k: int) -> float:
@@ -110,6 +113,13 @@ def _launcher(module, source: str, a, b, c, size: int, tile, dtype: str):
     elif source == "descriptors":
         kernel = module.matmul_descriptor
         args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0), c.stride(1))
+    elif source == "persistent":
+        kernel = module.matmul_persistent
+        meta["B_TRANS"] = int(b.stride(0) == 1)
+        meta["NUM_SMS"] = torch.cuda.get_device_properties(a.device).multi_processor_count
+        grid = (min(grid[0], meta["NUM_SMS"]),)
+        args = (a, b, c, m, n, k, a.stride(0), b.stride(1) if meta["B_TRANS"] else b.stride(0),
+                c.stride(0), c.stride(1))
     else:
         tools = importlib.import_module(f"{module.triton.__name__}.tools.tensor_descriptor")
         make = tools.TensorDescriptor.from_tensor
@@ -186,7 +196,7 @@ def main() -> None:
                         continue
                     if source == "descriptors" and (a_col or b_col):
                         continue
-                    if source == "host descriptors" and a_col:
+                    if source in ("host descriptors", "persistent") and a_col:
                         continue
                     for tile in tiles:
                         row = {"dtype": dtype, "size": size, "a": "col" if a_col else "row",

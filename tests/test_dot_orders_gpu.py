@@ -146,6 +146,30 @@ def test_host_tensor_descriptors(dtype, precision, k_div, b_trans, bm, bn, bk, w
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype, precision, k_div", DTYPES)
+@pytest.mark.parametrize("b_trans", [0, 1])
+@pytest.mark.parametrize("bm, bn, bk, warps", [(128, 128, 64, 4), (128, 256, 64, 8)])
+@pytest.mark.parametrize("size, programs", [((304, 272, 336), 3), ((1000, 528, 208), 5)])
+def test_persistent_descriptors(dtype, precision, k_div, b_trans, bm, bn, bk, warps, size,
+                                programs):
+    """The zoo's persistent kernel (its tile loop warp-specialized: a producer warpgroup
+    fills the ring where it fits): row-major A, B either way, ragged M, N and K, a few
+    programs each walking several tiles."""
+    import torch
+
+    torch.manual_seed(11)
+    m, n, k = size
+    a, b = _operands(m, n, k, dtype, False, bool(b_trans))
+    c = torch.full((m, n), float("nan"), device="cuda")
+    mk.matmul_persistent[(programs,)](
+        a, b, c, m, n, k, a.stride(0), b.stride(1) if b_trans else b.stride(0), c.stride(0),
+        c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk // k_div, GROUP_M=8,
+        NUM_SMS=programs, B_TRANS=b_trans, PRECISION=precision, num_warps=warps,
+        num_stages=3)
+    _check(c, a, b, dtype)
+
+
+@pytest.mark.gpu
 def test_host_descriptors_of_unaligned_rows():
     """Rows 300 elements apart: the descriptors are not aligned, no CUtensorMap is made
     and the tiles are loaded without TMA."""

@@ -315,3 +315,47 @@ def test_a_tile_two_dots_read_both_ways_joins_the_ring(k_rows, arch, tmp_path):
         assert trans_b == {"0", "1"}, trans_b
     report = k.metadata["ptxas"]
     assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+
+
+PERSISTENT_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32",
+                  "K": "i32", "stride_am": "i32", "stride_b": "i32", "stride_cm": "i32",
+                  "stride_cn": "i32"}
+
+
+@pytest.mark.parametrize("b_col", [False, True])
+def test_interpreter_persistent(b_col, monkeypatch):
+    monkeypatch.setenv("TRITONC_INTERPRET", "1")
+    rng = np.random.default_rng(9)
+    m, n, k = 40, 48, 56
+    a, b = _operands(rng, m, n, k, False, b_col)
+    c = np.full((m, n), np.nan, dtype=np.float32)
+    b_rows = b.strides[1] // b.itemsize if b_col else b.strides[0] // b.itemsize
+    mk.matmul_persistent[(2,)](a, b, c, m, n, k, a.strides[0] // 2, b_rows, *_strides(c),
+                               BLOCK_M=16, BLOCK_N=16, BLOCK_K=16, GROUP_M=2, NUM_SMS=2,
+                               B_TRANS=int(b_col), PRECISION="ieee")
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype, precision, bk", [("fp16", "ieee", 64), ("bf16", "ieee", 64),
+                                                  ("fp8e4nv", "ieee", 64), ("fp32", "tf32", 32)])
+@pytest.mark.parametrize("b_trans", [0, 1])
+@pytest.mark.parametrize("bn, warps", [(128, 4), (256, 8)])
+def test_persistent_kernels_get_their_producer(dtype, precision, bk, b_trans, bn, warps):
+    """The zoo's persistent kernel: its tile loop's TMA ring is filled by a producer
+    warpgroup, and ptxas spills nothing. A 128 x 256 fp32 C goes to memory through 128 KB
+    of scratch; where the ring does not fit beside it (3 stages of 48 KB: 16-bit tiles,
+    and tf32 ones read N x K), the kernel keeps the pipelined loop without a producer, in
+    the shared memory a block has."""
+    sig = dict(PERSISTENT_SIG, a_ptr=f"*{dtype}", b_ptr=f"*{dtype}")
+    kernel = tritonc.compile(mk.matmul_persistent, sig,
+                             dict(BLOCK_M=128, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, NUM_SMS=132,
+                                  B_TRANS=b_trans, PRECISION=precision),
+                             target="cuda:90", num_warps=warps, num_stages=3,
+                             divisible_by_16={"a_ptr", "b_ptr", "c_ptr", "M", "N", "K",
+                                              "stride_am", "stride_b", "stride_cm"})
+    assert kernel.metadata["ptxas"]["spill_stores"] == 0
+    assert "wgmma.mma_async" in kernel.asm["ptx"]
+    assert kernel.metadata["shared"] <= 227 * 1024
+    beside = bn == 256 and (dtype in ("fp16", "bf16") or dtype == "fp32" and b_trans)
+    assert kernel.metadata.get("producer_warps") == (None if beside else 4)
