@@ -116,6 +116,16 @@ def matmul_descriptor(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride
 
 
 @triton.jit
+def _b_tile(b_desc, off_n, off_k, B_TRANS: tl.constexpr):
+    """B's K x N tile at (off_k, off_n): a K x N block, or (B_TRANS) an N x K block `.T`."""
+    if B_TRANS:
+        b = b_desc.load([off_n, off_k]).T
+    else:
+        b = b_desc.load([off_k, off_n])
+    return b
+
+
+@triton.jit
 def matmul_host_descriptor(a_desc, b_desc, c_ptr, M, N, K, stride_cm, stride_cn,
                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                            GROUP_M: tl.constexpr, B_TRANS: tl.constexpr,
@@ -126,10 +136,7 @@ def matmul_host_descriptor(a_desc, b_desc, c_ptr, M, N, K, stride_cm, stride_cn,
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-        if B_TRANS:
-            b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-        else:
-            b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        b = _b_tile(b_desc, pid_n * BLOCK_N, k * BLOCK_K, B_TRANS)
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
     _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)
 
@@ -157,9 +164,6 @@ def matmul_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_b, stride_
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         for k in range(0, tl.cdiv(K, BLOCK_K)):
             a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-            if B_TRANS:
-                b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K]).T
-            else:
-                b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+            b = _b_tile(b_desc, pid_n * BLOCK_N, k * BLOCK_K, B_TRANS)
             acc = tl.dot(a, b, acc, input_precision=PRECISION)
         _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)

@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tritonc.passes.ttgir import ops_named
+from tritonc.passes.ttgir.propagate_mma import defined_in
 
 _SLT, _SGT = 2, 4  # arith.cmpi predicates
 
@@ -48,23 +49,6 @@ class Counted(NamedTuple):
     index: int
     bound: object
     step: object
-
-
-def _inside(op, loop) -> bool:
-    parent = op
-    while parent is not None and parent.name != "func.func":
-        if parent == loop:
-            return True
-        parent = parent.parent
-    return False
-
-
-def _outside(ir, value, loop) -> bool:
-    """Whether `value` is defined outside `loop` (and so the same in every iteration)."""
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        return owner.owner is None or not _inside(owner.owner, loop)
-    return not _inside(owner, loop)
 
 
 def _positive_constant(ir, value) -> bool:
@@ -94,7 +78,7 @@ def counted(ir, loop) -> Counted | None:
     elif predicate != _SLT:
         return None
     if not (isinstance(lhs.owner, ir.Block) and lhs.owner == before
-            and isinstance(lhs.type, ir.IntegerType) and _outside(ir, rhs, loop)):
+            and isinstance(lhs.type, ir.IntegerType) and not defined_in(ir, rhs, loop)):
         return None
     index = ir.BlockArgument(lhs).arg_number
     body = [op.operation for op in after.operations]
