@@ -69,6 +69,32 @@ def test_a_counted_while_loop_is_a_for_loop_computing_the_same(step, form):
         assert out.tolist() == _model(lo, hi, step), (lo, hi)
 
 
+@tritonc.jit
+def nested(out, n, m):
+    """A while loop in a while loop, the inner one starting at the outer counter."""
+    total = 0
+    i = 0
+    while i < n:
+        j = i
+        while j < m:
+            total += i * 100 + j
+            j += 2
+        i += 1
+    tl.store(out, total)
+    tl.store(out + 1, i)
+
+
+def test_nested_while_loops_are_for_loops():
+    ttir = tritonc.compile(nested, {"out": "*i32", "n": "i32", "m": "i32"}, {},
+                           target="cuda:90").asm["ttir"]
+    assert "scf.while" not in ttir and ttir.count("scf.for") == 2
+    for n, m in [(0, 5), (3, 10), (7, 4), (5, 5), (-2, 3)]:
+        out = np.full(2, -1, np.int32)
+        evaluate(ttir, [out], [n, m], (1, 1, 1))
+        want = sum(i * 100 + j for i in range(n) for j in range(i, m, 2))
+        assert out.tolist() == [want, max(n, 0)], (n, m)
+
+
 def test_a_step_known_at_run_time_stays_a_while_loop():
     ttir = _ttir(1, 2)
     assert "scf.while" in ttir
