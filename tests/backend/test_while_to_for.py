@@ -20,7 +20,8 @@ import tritonc.language as tl
 @tritonc.jit
 def counting(out, lo, hi, step, STEP: tl.constexpr, FORM: tl.constexpr):
     """out = [sum of k * k, trips, the counter after the loop] over k = lo, lo + STEP, ...
-    while k < hi; FORM 1 writes the test `hi > k`, FORM 2 steps by the argument `step`."""
+    while k < hi; FORM 1 writes the test `hi > k`, FORM 2 steps by the argument `step`,
+    FORM 3 stops below hi - step (a bound computed in the condition)."""
     total = 0
     trips = 0
     k = lo
@@ -34,6 +35,11 @@ def counting(out, lo, hi, step, STEP: tl.constexpr, FORM: tl.constexpr):
             total += k * k
             trips += 1
             k += step
+    elif FORM == 3:
+        while k < hi - step:
+            total += k * k
+            trips += 1
+            k += STEP
     else:
         while k < hi:
             total += k * k
@@ -55,7 +61,7 @@ def _ttir(step: int, form: int) -> str:
                            {"STEP": step, "FORM": form}, target="cuda:90").asm["ttir"]
 
 
-@pytest.mark.parametrize("form", [0, 1])
+@pytest.mark.parametrize("form", [0, 1, 3])
 @pytest.mark.parametrize("step", [1, 3, 64])
 def test_a_counted_while_loop_is_a_for_loop_computing_the_same(step, form):
     ttir = _ttir(step, form)
@@ -63,10 +69,11 @@ def test_a_counted_while_loop_is_a_for_loop_computing_the_same(step, form):
     rng = np.random.default_rng(step * 3 + form)
     bounds = [(0, 0), (5, 3), (0, 1), (0, step), (0, step + 1), (-7, 4 * step + 2)]
     bounds += [tuple(int(v) for v in rng.integers(-50, 200, 2)) for _ in range(4)]
+    less = 7  # the `step` argument: FORM 3's bound is hi - 7
     for lo, hi in bounds:
         out = np.full(3, -1, np.int32)
-        evaluate(ttir, [out], [lo, hi, 0], (1, 1, 1))
-        assert out.tolist() == _model(lo, hi, step), (lo, hi)
+        evaluate(ttir, [out], [lo, hi, less], (1, 1, 1))
+        assert out.tolist() == _model(lo, hi - less if form == 3 else hi, step), (lo, hi)
 
 
 @tritonc.jit

@@ -1,7 +1,9 @@
 // RUN: tritonc opt %s --passes while-to-for | filecheck %s
 // A while loop counting up to a bound by a positive constant becomes an scf.for: the
 // counter is the induction variable in the body and stays an iteration argument for the
-// result; `bound > k` counts as `k < bound`. Loops of another form stay while loops.
+// result; `bound > k` counts as `k < bound`; a bound computed in the condition region from
+// values made outside the loop is computed before it. Loops of another form stay while
+// loops.
 
 // CHECK-LABEL: func.func public @counted
 // CHECK: %[[C0:.*]] = arith.constant 0 : i32
@@ -127,5 +129,43 @@ func.func public @licm_disabled(%n: i32) -> i32 {
     %next = arith.addi %k, %c1 : i32
     scf.yield %next : i32
   } attributes {loop_annotation = #llvm.loop_annotation<licm = #llvm.loop_licm<disable = true>>}
+  return %r : i32
+}
+
+// CHECK-LABEL: func.func public @bound_in_the_condition
+// CHECK: %[[B:.*]] = arith.subi %arg0, %arg1 : i32
+// CHECK-NEXT: %[[Q:.*]] = arith.divsi %[[B]], %arg1 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[Q]] step
+// CHECK-NOT: scf.while
+func.func public @bound_in_the_condition(%n: i32, %m: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.while (%k = %c0) : (i32) -> i32 {
+    %b = arith.subi %n, %m : i32
+    %q = arith.divsi %b, %m : i32
+    %more = arith.cmpi slt, %k, %q : i32
+    scf.condition(%more) %k : i32
+  } do {
+  ^bb0(%k: i32):
+    %next = arith.addi %k, %c1 : i32
+    scf.yield %next : i32
+  }
+  return %r : i32
+}
+
+// CHECK-LABEL: func.func public @bound_from_the_counter
+// CHECK: scf.while
+func.func public @bound_from_the_counter(%n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.while (%k = %c0) : (i32) -> i32 {
+    %b = arith.subi %n, %k : i32
+    %more = arith.cmpi slt, %k, %b : i32
+    scf.condition(%more) %k : i32
+  } do {
+  ^bb0(%k: i32):
+    %next = arith.addi %k, %c1 : i32
+    scf.yield %next : i32
+  }
   return %r : i32
 }

@@ -3,14 +3,17 @@
 Takes TTIR; gives TTIR in which each `scf.while` of the counted form below is an
 `scf.for` from the counter's start to the bound, stepping as the body does, so that the
 passes made for `for` loops (invariant code motion, the software pipeliner, the layout
-passes) see it too. The form: the condition region holds only `arith.cmpi slt` of one of
-its arguments (the counter) against a value defined outside the loop (or `sgt` the other
-way round) and passes its arguments on unchanged; the body yields, for the counter, the
-counter plus a positive constant. Both loops then run while the counter is below the
-bound, comparing as signed integers, and stop with the same values. The counter stays an
-iteration argument (the loop's result for it is the counter it stopped at); in the body
-it is the induction variable. Other `while` loops are left as they are, and so is one
-with attributes (`while tl.condition(c, disable_licm=True)`: no code motion for it).
+passes) see it too. The form: the condition region holds `arith.cmpi slt` of one of its
+arguments (the counter) against a bound (or `sgt` the other way round) and passes its
+arguments on unchanged; the bound is defined outside the loop or computed in the
+condition region by arith ops from such values alone (`while k < K - BLOCK_K`), which
+then move before the loop (the condition region runs at least once, so they ran before
+too); the body yields, for the counter, the counter plus a positive constant. Both loops
+then run while the counter is below the bound, comparing as signed integers, and stop
+with the same values. The counter stays an iteration argument (the loop's result for it
+is the counter it stopped at); in the body it is the induction variable. Other `while`
+loops are left as they are, and so is one with attributes (`while tl.condition(c,
+disable_licm=True)`: no code motion for it).
 
 Before (`k = 0; while k < K: acc = tl.dot(a, b, acc); k += 64`):
     %r:2 = scf.while (%acc = %zero, %k = %c0) : (tensor<...>, i32) -> (tensor<...>, i32) {
@@ -44,11 +47,13 @@ _SLT, _SGT = 2, 4  # arith.cmpi predicates
 
 
 class Counted(NamedTuple):
-    """The counter's position among the loop's values, its bound and its step."""
+    """The counter's position among the loop's values, its bound, its step, and the ops
+    of the condition region that compute the bound."""
 
     index: int
     bound: object
     step: object
+    bound_ops: list
 
 
 def _positive_constant(ir, value) -> bool:
@@ -65,12 +70,18 @@ def counted(ir, loop) -> Counted | None:
         return None
     before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
     ops = [op.operation for op in before.operations]
-    if len(ops) != 2 or ops[0].name != "arith.cmpi" or ops[1].name != "scf.condition":
+    if len(ops) < 2 or ops[-2].name != "arith.cmpi" or ops[-1].name != "scf.condition":
         return None
-    compare, condition = ops
+    *bound_ops, compare, condition = ops
     if condition.operands[0] != compare.results[0] or \
             list(condition.operands)[1:] != list(before.arguments):
         return None
+    made = set()
+    for op in bound_ops:  # arith ops of values from outside the loop (or of each other)
+        if not op.name.startswith("arith.") or len(op.regions) or any(
+                defined_in(ir, v, loop) and v not in made for v in op.operands):
+            return None
+        made.update(op.results)
     predicate = ir.IntegerAttr(compare.attributes["predicate"]).value
     lhs, rhs = compare.operands
     if predicate == _SGT:
@@ -78,7 +89,8 @@ def counted(ir, loop) -> Counted | None:
     elif predicate != _SLT:
         return None
     if not (isinstance(lhs.owner, ir.Block) and lhs.owner == before
-            and isinstance(lhs.type, ir.IntegerType) and not defined_in(ir, rhs, loop)):
+            and isinstance(lhs.type, ir.IntegerType)
+            and (rhs in made or not defined_in(ir, rhs, loop))):
         return None
     index = ir.BlockArgument(lhs).arg_number
     body = [op.operation for op in after.operations]
@@ -90,7 +102,7 @@ def counted(ir, loop) -> Counted | None:
     step = b if a == counter else a if b == counter else None
     if step is None or not _positive_constant(ir, step):
         return None
-    return Counted(index, rhs, step)
+    return Counted(index, rhs, step, bound_ops)
 
 
 def while_to_for(module) -> None:
@@ -103,6 +115,8 @@ def while_to_for(module) -> None:
             found = counted(ir, loop)
             if found is None:
                 continue
+            for op in found.bound_ops:
+                op.move_before(loop)
             inits = list(loop.operands)
             with ir.InsertionPoint(loop), loop.location:
                 step = arith.ConstantOp(found.step.type, found.step.owner.attributes["value"])
