@@ -126,6 +126,19 @@ def _b_tile(b_desc, off_n, off_k, B_TRANS: tl.constexpr):
 
 
 @triton.jit
+def _descriptor_product(a_desc, b_desc, pid_m, pid_n, K, BLOCK_M: tl.constexpr,
+                        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, B_TRANS: tl.constexpr,
+                        PRECISION: tl.constexpr):
+    """Tile (pid_m, pid_n) of A @ B in fp32, over K in BLOCK_K steps (`_b_tile`)."""
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = _b_tile(b_desc, pid_n * BLOCK_N, k * BLOCK_K, B_TRANS)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+    return acc
+
+
+@triton.jit
 def matmul_host_descriptor(a_desc, b_desc, c_ptr, M, N, K, stride_cm, stride_cn,
                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                            GROUP_M: tl.constexpr, B_TRANS: tl.constexpr,
@@ -133,11 +146,8 @@ def matmul_host_descriptor(a_desc, b_desc, c_ptr, M, N, K, stride_cm, stride_cn,
     """Tensor descriptors made on the host (`TensorDescriptor`): A in M x K blocks, B in
     K x N blocks, or with B_TRANS in N x K blocks of a column-major B, taken `.T`."""
     pid_m, pid_n = _tile_ids(M, N, BLOCK_M, BLOCK_N, GROUP_M)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-        b = _b_tile(b_desc, pid_n * BLOCK_N, k * BLOCK_K, B_TRANS)
-        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+    acc = _descriptor_product(a_desc, b_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K,
+                              B_TRANS, PRECISION)
     _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)
 
 
@@ -161,9 +171,6 @@ def matmul_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_b, stride_
     tiles = tl.cdiv(M, BLOCK_M) * tl.cdiv(N, BLOCK_N)
     for tile in tl.range(tl.program_id(0), tiles, NUM_SMS, warp_specialize=True):
         pid_m, pid_n = _grouped(tile, M, N, BLOCK_M, BLOCK_N, GROUP_M)
-        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BLOCK_K)):
-            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
-            b = _b_tile(b_desc, pid_n * BLOCK_N, k * BLOCK_K, B_TRANS)
-            acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        acc = _descriptor_product(a_desc, b_desc, pid_m, pid_n, K, BLOCK_M, BLOCK_N, BLOCK_K,
+                                  B_TRANS, PRECISION)
         _store_c(c_ptr, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N)
