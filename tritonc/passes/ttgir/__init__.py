@@ -10,6 +10,25 @@ def defining_block(value):
     return owner if isinstance(owner, ir.Block) else owner.operation.block
 
 
+def within(op, loop) -> bool:
+    """Whether `op` sits in `loop`'s body, at any depth."""
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        if parent == loop:
+            return True
+        parent = parent.parent
+    return False
+
+
+def defined_in(ir, value, loop) -> bool:
+    """Whether `value` is made in `loop`'s body (or is one of its arguments)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        op = owner.owner
+        return op is not None and (op == loop or within(op, loop))
+    return within(owner, loop)
+
+
 def ops_named(module, name: str) -> list:
     """The ops of `module` called `name`, in walk order."""
     from mlir import ir

@@ -37,7 +37,7 @@ broadcast moves nothing.
 from __future__ import annotations
 
 from tritonc.passes.to_llvm.convert import linear_of
-from tritonc.passes.ttgir import view_layouts
+from tritonc.passes.ttgir import defined_in, view_layouts
 from tritonc.passes.ttgir.layouts import LinearEncoding, MmaLayout, SliceLayout, parse_layout
 from tritonc.passes.ttgir.view_layouts import VIEW_OPS
 
@@ -341,25 +341,6 @@ def enclosing_loop(op):
             return parent
         parent = parent.parent
     return None
-
-
-def _within(op, loop) -> bool:
-    """Whether `op` sits in `loop`'s body, at any depth."""
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        if parent == loop:
-            return True
-        parent = parent.parent
-    return False
-
-
-def defined_in(ir, value, loop) -> bool:
-    """Whether `value` is made in `loop`'s body (or is one of its arguments)."""
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        op = owner.owner
-        return op is not None and (op == loop or _within(op, loop))
-    return _within(owner, loop)
 
 
 def _hoist_invariant(ir, convert) -> None:

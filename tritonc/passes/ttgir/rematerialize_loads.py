@@ -29,14 +29,13 @@ with #dot_b = #ttg.dot_op<1 : i64, #ttg.mma<[1, 4]>>.
 
 from __future__ import annotations
 
+from tritonc.passes.ttgir import defined_in, within
 from tritonc.passes.ttgir.layouts import LinearEncoding, parse_layout
 from tritonc.passes.ttgir.propagate_mma import (
     Growth,
     _chain,
     _ops,
-    _within,
     apply_growth,
-    defined_in,
     enclosing_loop,
 )
 from tritonc.passes.ttgir.software_pipeline import PIPELINED
@@ -86,7 +85,7 @@ def _loop_growth(ir, load, text: str) -> dict | None:
             if user.name == "scf.yield" and user.parent.name == "scf.for" and \
                     user.parent.results[use.operand_number] in grown:
                 continue
-            if not _within(user, loop) or _chain(ir, value):
+            if not within(user, loop) or _chain(ir, value):
                 continue  # a conversion after the loop, or the chain made again
             return None
     return grown

@@ -40,8 +40,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tritonc.passes.ttgir import ops_named
-from tritonc.passes.ttgir.propagate_mma import defined_in
+from tritonc.passes.ttgir import defined_in, ops_named
 
 _SLT, _SGT = 2, 4  # arith.cmpi predicates
 
