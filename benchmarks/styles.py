@@ -259,10 +259,10 @@ def int8_matmul(device, small):
                      {"c": c}, ref, "TOP/s", 2 * m * n * k, exact=("c",))
 
 
-def _bias_act(size, small_size, activation):
+def _bias_act(size, small_size, activation, tile=(128, 256, 64, 8)):
     def build(device, small):
         m, n, k = small_size if small else size
-        bm, bn, bk, warps = (16, 32, 16, 4) if small else (128, 256, 64, 8)
+        bm, bn, bk, warps = (16, 32, 16, 4) if small else tile
         a, b = randn((m, k), device), randn((k, n), device, scale=0.05)
         bias = randn((n,), device)
         c = empty((m, n), device)
@@ -277,10 +277,12 @@ def _bias_act(size, small_size, activation):
                 return {"c": torch.nn.functional.leaky_relu(x, 0.01)}
             return {"c": torch.nn.functional.gelu(x, approximate="tanh")}
 
-        return StyleCase(f"matmul + bias + {activation} epilogue", f"{m}x{n}x{k}", [launch],
-                         {"c": c}, ref, "TFLOP/s", 2 * m * n * k)
+        tiles = "" if tile == (128, 256, 64, 8) else f", {bm}x{bn}x{bk} tiles on {warps} warps"
+        return StyleCase(f"matmul + bias + {activation} epilogue{tiles}", f"{m}x{n}x{k}",
+                         [launch], {"c": c}, ref, "TFLOP/s", 2 * m * n * k)
 
-    build.__name__ = f"matmul_bias_{activation}_{size[0]}"
+    build.__name__ = f"matmul_bias_{activation}_{size[0]}" + (
+        "" if tile == (128, 256, 64, 8) else f"_{tile[0]}x{tile[1]}_{tile[3]}w")
     return build
 
 
@@ -498,6 +500,8 @@ CASES = [
     int8_matmul,
     _bias_act((4096, 4096, 4096), (37, 45, 40), "leaky_relu"),
     _bias_act((4000, 4000, 4000), (30, 70, 50), "gelu"),
+    _bias_act((4096, 4096, 4096), (37, 45, 40), "gelu", tile=(64, 256, 32, 8)),
+    _bias_act((4096, 4096, 4096), (37, 45, 40), "gelu", tile=(64, 128, 64, 8)),
     _while_matmul((4096, 4096, 4096), (37, 45, 40)),
     _layer_norm_bwd((4096, 8192), (23, 45)),
     _layer_norm_bwd((4096, 5000), (13, 100)),

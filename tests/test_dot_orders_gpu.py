@@ -18,9 +18,11 @@ import matmul_kernels as mk  # noqa: E402
 # (A column-major, B column-major, how B is read: 0 a K x N tile, 1 `.T`, 2 `tl.trans`)
 ORDERS = [(a, b, t) for a in (False, True) for b in (False, True) for t in (0, 1, 2)
           if t == 0 or b]
-# (BM, BN, BK, warps): two warpgroups with N = 256 and 128, one warpgroup, and warps that
-# split M and N (mma.sync on every target)
-TILES = [(128, 256, 64, 8), (128, 128, 64, 8), (64, 128, 64, 4), (128, 128, 64, 4)]
+# (BM, BN, BK, warps): two warpgroups along M with N = 256 and 128, one warpgroup, two
+# warpgroups splitting N (64 rows on 8 warps), two 64-row tiles per warpgroup (warps that
+# split M and N on mma.sync), and four warpgroups, two along M and two along N
+TILES = [(128, 256, 64, 8), (128, 128, 64, 8), (64, 128, 64, 4), (64, 128, 64, 8),
+         (128, 128, 64, 4), (128, 256, 64, 16)]
 SIZES = [(304, 272, 336), (300, 257, 129)]  # rows 16-byte aligned or not
 
 
@@ -77,7 +79,7 @@ def test_pointer_tiles_every_order(dtype, precision, k_div, a_col, b_col, b_tran
 @pytest.mark.parametrize("dtype, precision, k_div", DTYPES)
 @pytest.mark.parametrize("a_col, b_col", [(False, False), (False, True), (True, False),
                                           (True, True)])
-@pytest.mark.parametrize("bm, bn, bk, warps", TILES[:3])
+@pytest.mark.parametrize("bm, bn, bk, warps", TILES[:4])
 def test_block_pointers_every_order(dtype, precision, k_div, a_col, b_col, bm, bn, bk, warps):
     import torch
 
@@ -111,7 +113,7 @@ def test_tensor_descriptors(dtype):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype, precision, k_div", DTYPES)
 @pytest.mark.parametrize("b_trans", [0, 1])
-@pytest.mark.parametrize("bm, bn, bk, warps", TILES[:3])
+@pytest.mark.parametrize("bm, bn, bk, warps", TILES[:4])
 @pytest.mark.parametrize("size, stages", [((304, 272, 336), 3), ((300, 257, 144), 2),
                                           ((129, 48, 528), 4), ((64, 64, 0), 3)])
 def test_host_tensor_descriptors(dtype, precision, k_div, b_trans, bm, bn, bk, warps, size,
@@ -212,7 +214,10 @@ def _check_attention(out, q, k, v, causal: bool, dtype: str) -> None:
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
-def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal):
+@pytest.mark.parametrize("block_m", [128, 64])
+def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal, block_m):
+    """128 queries a program on 8 warps (the warpgroups along M), and 64 (the warpgroups
+    split the columns of P V: A from registers, on wgmma at head_dim 128)."""
     import attention_kernels as ak
     import torch
 
@@ -221,8 +226,8 @@ def test_attention_with_pointers_and_descriptors(kernel, dtype, head_dim, causal
     q, k, v = (torch.randn(z, h, n_ctx, head_dim, device="cuda").to(getattr(torch, dtype))
                for _ in range(3))
     out = torch.full_like(q, float("nan"))
-    getattr(ak, kernel)[(n_ctx // 128, z * h)](
-        q, k, v, 0.5, out, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=64,
+    getattr(ak, kernel)[(n_ctx // block_m, z * h)](
+        q, k, v, 0.5, out, h, N_CTX=n_ctx, HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=64,
         STAGE=3 if causal else 1, num_warps=8, num_stages=3)
     _check_attention(out, q, k, v, causal, dtype)
 

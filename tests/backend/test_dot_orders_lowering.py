@@ -138,6 +138,35 @@ CHECK: wgmma.commit_group.sync.aligned
     assert not report["warnings"], report["warnings"]  # no serialized wgmma
 
 
+@pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
+@pytest.mark.parametrize("dtype, precision, tile, warps, instr", [
+    ("bf16", "ieee", (64, 128, 64), 8, "m64n64k16.f32.bf16.bf16"),
+    ("bf16", "ieee", (128, 256, 64), 16, "m64n128k16.f32.bf16.bf16"),
+    ("fp32", "tf32", (64, 256, 32), 8, "m64n128k8.f32.tf32.tf32"),
+    ("fp8e4nv", "ieee", (64, 64, 64), 8, "m64n32k32.f32.e4m3.e4m3")])
+def test_warpgroups_split_n_beyond_the_row_tiles(a_col, b_col, b_trans, dtype, precision,
+                                                 tile, warps, instr, tmp_path):
+    """More warpgroups than 64-row tiles of M (64 rows on 8 warps, 128 on 16): the
+    warpgroups split N (`#ttg.mma<[wm, 2]>`), each issuing one m64n(N/2) wgmma per K step
+    from its column block of B; no mma.sync, no spills, no serialized wgmma."""
+    k = _compile(a_col, b_col, b_trans, 90, dtype, tile, warps, precision)
+    wm = warps // 2
+    assert f"#ttg.mma<[{wm}, 2]>" in k.asm["ttgir"]
+    ptx = k.asm["ptx"]
+    filecheck(ptx, f"""
+CHECK: .target sm_90a
+CHECK: wgmma.fence.sync.aligned
+CHECK: wgmma.mma_async.sync.aligned.{instr}
+CHECK: wgmma.commit_group.sync.aligned
+CHECK-NOT: mma.sync
+""", tmp_path)
+    k_step = 32 // {"bf16": 2, "fp32": 4, "fp8e4nv": 1}[dtype]
+    assert ptx.count("wgmma.mma_async") == tile[2] // k_step
+    report = k.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]
+
+
 @pytest.mark.parametrize("source, a_col, b_col", [
     ("block pointers", False, False), ("block pointers", True, True),
     ("descriptors", False, False)])

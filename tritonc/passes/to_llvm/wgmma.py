@@ -1,15 +1,17 @@
 """Lowering of `tt.dot` on Hopper's warpgroup tensor cores (`wgmma`, sm_90a).
 
-A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout with
-the warps along M (passes/ttgir/mma_layouts.py: warp w owns R 16-row tiles, 16 num_warps
-rows apart, R = M / (16 num_warps)) and it accumulates fp16/bf16 operands in fp32, or
+A dot qualifies (`warpgroup_dot`) on sm_90 when its accumulator has the mma layout of
+wgmma's split (`mma_layouts.wgmma_warps`: warps (wm, wn), warp w owning R 16-row tiles,
+16 wm rows apart, R = M / (16 wm), of column block w // wm) and it accumulates fp16/bf16
+operands in fp32, or
 tf32 (fp32 with `input_precision="tf32"`) or fp8 (e4m3, e5m2) ones, or int8 ones in
 int32 (`.s32.s8.s8`), which wgmma reads only K-major: from the pipelined ring when they
 lie along K in memory, else stored so into the scratch area. One wgmma takes 32 bytes of
 K (k16 for 16-bit, k8 for tf32, k32 for fp8 and int8). Each warpgroup issues R wgmmas
-per K step: wgmma r of warpgroup g computes the warps' tiles r, rows 16 num_warps r +
-64 g .. + 63 (a wgmma gives warp w % 4 rows 16 (w % 4) .. + 15 of its 64), on registers
-r N/2 .. (r + 1) N/2 - 1 of the accumulator.
+per K step: wgmma r of warpgroup g computes the warps' tiles r, rows 16 wm r +
+64 (g % (wm / 4)) .. + 63 (a wgmma gives warp w % 4 rows 16 (w % 4) .. + 15 of its 64),
+columns N' (g // (wm / 4)) .. + N' - 1 (N' = N / wn, a wgmma m64nN'), on registers
+r N'/2 .. (r + 1) N'/2 - 1 of the accumulator. With the warps along M (wn = 1) N' = N.
 A comes from registers (`#ttg.dot_op<0, mma>`: the fragments `{a0, a1, a2, a3}`) or from shared
 memory like B: the ring buffer a software-pipelined loop copied it to (pipeline.py), else
 staged into the scratch area (`_stage`; B K-major when its registers run along K).
@@ -30,8 +32,8 @@ waits for them and adds them to the accumulator (`add.f32`, as Triton does on Ho
 With A in registers the operand is `{a0, a1, a2, a3}` of step kk and the immediate
 trans-a is absent: `{d...}, {a0, a1, a2, a3}, descB(kk), 1, 1, 1, trans-b;`.
 
-The accumulator registers d0 .. d(N/2 - 1) of wgmma r are the mma layout's registers
-r N/2 .. (r + 1) N/2 - 1, in order.
+The accumulator registers d0 .. d(N'/2 - 1) of wgmma r are the mma layout's registers
+r N'/2 .. (r + 1) N'/2 - 1, in order.
 
 Shared-memory descriptors (PTX ISA, "Matrix Descriptor Format"): bits 0-13 hold the start
 address >> 4, bits 16-29 the leading byte offset >> 4, bits 32-45 the stride byte offset
@@ -317,8 +319,16 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     k_step = 32 // nbytes  # the K of one wgmma: 32 bytes of each row of A
     row_k = wgmma_row_bytes(k, nbytes)  # a row of K in shared memory
     i64 = ir.IntegerType.get_signless(64)
+    wm, wn = ctx.layout(op.results[0].type).warps_per_cta
+    n_group = n // wn  # the columns of each warpgroup: its wgmmas are m64n(n_group)
     a_at, b_at, b_k_major, a_m_major = _operands_in_smem(ctx, a, b)
     b_start = ctx.smem_address(ctx.i32(0), 1, b_at)
+    if wn > 1:  # warpgroup g reads column block g // (wm / 4) of B: n_group rows further
+        # (K-major), whole 128-byte column blocks (N-major)
+        block = n_group * row_k if b_k_major else n_group * nbytes // 128 * k * 128
+        column_group = ctx.binop("arith.divui", ctx.warp, ctx.i32(wm))
+        b_start = ctx.binop("arith.addi", b_start,
+                            ctx.binop("arith.muli", column_group, ctx.i32(block)))
     if b_k_major:  # rows of N, K along them (trans-b 0), like A
         b_desc = _descriptor(ctx, b_start, 16, 8 * row_k, row_k)
     else:  # rows of K, N along them (trans-b 1)
@@ -333,24 +343,29 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
     def b_offset(column: int) -> int:
         return along_k(column, n) if b_k_major else column * wgmma_row_bytes(n)
 
-    reps = warpgroup_reps(m, ctx.num_warps)
-    groups = ctx.num_warps // 4
+    reps = warpgroup_reps(m, (wm, wn))
+    groups = wm // 4
+
+    def row_group():
+        """The warpgroup's block of rows of A: g % (wm / 4)."""
+        warp = ctx.warp if wn == 1 else ctx.binop("arith.remui", ctx.warp, ctx.i32(wm))
+        return ctx.binop("arith.shrui", warp, ctx.i32(2))
+
     if a_at == "registers":
         fragments = register_fragments(ctx, a)
     elif a_m_major:  # rows of K, M along them (trans-a 1): warpgroup g reads column block g
-        group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
-        a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(k * 128)), 1, a_at)
+        a_start = ctx.smem_address(ctx.binop("arith.muli", row_group(), ctx.i32(k * 128)), 1,
+                                   a_at)
         a_desc = _descriptor(ctx, a_start, k * 128, 8 * 128, 128)
         slab_bytes = groups * k * 128  # wgmma r reads column block r * groups + g
     else:
-        group = ctx.binop("arith.shrui", ctx.warp, ctx.i32(2))
-        a_start = ctx.smem_address(ctx.binop("arith.muli", group, ctx.i32(64 * row_k)), 1,
-                                   a_at)
+        a_start = ctx.smem_address(ctx.binop("arith.muli", row_group(), ctx.i32(64 * row_k)),
+                                   1, a_at)
         a_desc = _descriptor(ctx, a_start, 16, 8 * row_k, row_k)
-        slab_bytes = groups * 64 * row_k  # wgmma r of warpgroup g: from row 16 warps r + 64 g
+        slab_bytes = groups * 64 * row_k  # wgmma r of warpgroup g: from row 16 wm r + 64 g
     ctx.arch_specific = True
 
-    regs = n // 2
+    regs = n_group // 2
     accs = list(ctx.get(c))
     outs = ", ".join(f"${i}" for i in range(regs))
     # 16-bit kinds take the transpose immediates; the others read both tiles K-major.
@@ -359,7 +374,7 @@ def lower_warpgroup_dot(ctx: LoweringContext, op) -> list:
         if nbytes == 2 else ("", "")
     integer = kind_a == "s8"
     scales = "1" if integer else "1, 1, 1"
-    shape = f"m64n{n}k{k_step}.{'s32' if integer else 'f32'}.{kind_a}.{kind_b}"
+    shape = f"m64n{n_group}k{k_step}.{'s32' if integer else 'f32'}.{kind_a}.{kind_b}"
     if a_at == "registers":
         a_text = ", ".join(f"${regs * 2 + i}" for i in range(4))
         text = (f"wgmma.mma_async.sync.aligned.{shape} {{{outs}}}, "

@@ -24,9 +24,10 @@ it is defined, unless a loop computes the dot from an A defined before it and th
 a wgmma (sm_90): that A keeps its layout and is read from shared memory, where the
 lowering stores it once before the loop (the queries of flash attention).
 
-On sm_90 a dot wgmma takes (`wgmma_kinds`: fp16, bf16, tf32, fp8) gets the
-warps-along-M split of wgmma's accumulator whenever its shape splits into wgmmas
-(`warpgroup_shape`).
+On sm_90 a dot wgmma takes (`wgmma_kinds`: fp16, bf16, tf32, fp8) gets the split of
+wgmma's accumulator (`wgmma_warps`) whenever its shape splits into wgmmas: whole
+warpgroups along M while there are 64-row tiles for them, the rest along N (64 x 128 on
+8 warps: `#ttg.mma<[4, 2]>`, each warpgroup one m64n64 wgmma per K step).
 """
 
 from __future__ import annotations
@@ -84,9 +85,11 @@ def _eligible(ir, op, num_warps: int, arch: int) -> MmaLayout | None:
     if len(ta.shape) != 2 or step is None or ta.shape[1] % step:
         return None
     m, n = tc.shape
-    if arch >= 90 and warpgroup_shape(m, n, num_warps) and (
-            warpgroup_reps(m, num_warps) == 1 or _warpgroup_types(ir, op)):
-        return MmaLayout((num_warps, 1))
+    warps = wgmma_warps(m, n, num_warps) if arch >= 90 else None
+    if warps == (num_warps, 1) and (warpgroup_reps(m, warps) == 1 or _warpgroup_types(ir, op)):
+        return MmaLayout(warps)
+    if warps is not None and wgmma_operand_kinds(ir, op, num_warps) is not None:
+        return MmaLayout(warps)  # the warpgroups split N too
     if _a_stays_in_registers(ir, op) and m % (16 * num_warps) == 0 and n % 16 == 0:
         return MmaLayout((num_warps, 1))  # each warp owns whole rows of A: no copies
     return MmaLayout.for_dot(m, n, num_warps)
@@ -134,18 +137,30 @@ def _a_stays_in_registers(ir, dot) -> bool:
 WGMMA_ACCUMULATORS = 128  # fp32 accumulator registers per thread wgmma may take
 
 
-def warpgroup_shape(m: int, n: int, num_warps: int) -> bool:
-    """Whether an m x n accumulator splits into m64nNk16 wgmmas, `warpgroup_reps` per
-    warpgroup: with the warps along M (an mma.sync layout too, warps (num_warps, 1)),
-    warp w owns the 16-row tiles w, w + num_warps, ..., one per wgmma; at most
-    WGMMA_ACCUMULATORS registers per thread."""
-    return (num_warps % 4 == 0 and m % (16 * num_warps) == 0 and n % 16 == 0 and n <= 256
-            and m * n // (32 * num_warps) <= WGMMA_ACCUMULATORS)
+def wgmma_warps(m: int, n: int, num_warps: int) -> tuple[int, int] | None:
+    """The warps `(wm, wn)` of the mma layout in which an m x n accumulator splits into
+    m64nNk wgmmas, or None when it does not. The warpgroups go along M while M has a
+    64-row tile for each (wm doubles while 32 wm divides M), the rest along N: warpgroup
+    (g % (wm / 4), g // (wm / 4)) computes rows 64 (g % (wm / 4)) + 16 wm r .. and the
+    N / wn columns of its block, one wgmma m64n(N / wn) per 16 wm rows (`warpgroup_reps`).
+    In the mma layout (an mma.sync one too) warp w then owns the 16-row tiles w % wm,
+    w % wm + wm, ... of column block w // wm. At most WGMMA_ACCUMULATORS registers per
+    thread, N / wn a multiple of 16 and at most 256."""
+    if num_warps % 4 or m % 64:
+        return None
+    wm = 4
+    while wm < num_warps and m % (32 * wm) == 0:
+        wm *= 2
+    wn = num_warps // wm
+    if n % (16 * wn) or n // wn > 256 or m * n // (32 * num_warps) > WGMMA_ACCUMULATORS:
+        return None
+    return wm, wn
 
 
-def warpgroup_reps(m: int, num_warps: int) -> int:
-    """The wgmmas each warpgroup issues per K step for an accumulator of `m` rows."""
-    return m // (16 * num_warps)
+def warpgroup_reps(m: int, warps_per_cta: tuple[int, int]) -> int:
+    """The wgmmas each warpgroup issues per K step for an accumulator of `m` rows in an
+    mma layout of `warps_per_cta`."""
+    return m // (16 * warps_per_cta[0])
 
 
 def _retype_constant(ir, value, text: str) -> bool:
@@ -186,8 +201,8 @@ def _convert_users(ir, value, blocked_ty, keep) -> None:
 
 def assign_mma_layouts(module, num_warps: int, arch: int = 80) -> None:
     """Apply the rewrite above to every eligible `tt.dot` of `module`. On sm_90 and later
-    a dot whose accumulator fits one wgmma per warpgroup (`warpgroup_shape`) gets the
-    warps-along-M split that wgmma's accumulator uses."""
+    a dot whose accumulator splits into wgmmas gets their split of the warps
+    (`wgmma_warps`)."""
     from mlir import ir
 
     with module.context, ir.Location.unknown():
@@ -255,29 +270,33 @@ def wgmma_row_bytes(columns: int, elem_bytes: int = 2) -> int | None:
 def wgmma_takes(shape: tuple, k: int, kind: str, warps_per_cta: tuple,
                 num_warps: int) -> bool:
     """Whether wgmma (sm_90) computes a dot of fp32 accumulator `shape` (m, n) and depth
-    `k` from operand tiles of `kind` (`wgmma_kinds`) in an mma layout of `warps_per_cta`,
-    both operands read from shared memory if need be (a 16-bit B with N along its rows,
-    the others with K)."""
+    `k` from operand tiles of `kind` (`wgmma_kinds`) in an mma layout of `warps_per_cta`
+    (`wgmma_warps`), both operands read from shared memory if need be (a 16-bit B with N
+    along its rows, the others with K; with the warpgroups split along N, each one's
+    columns of a 16-bit B start a 128-byte column block)."""
     m, n = shape
     nbytes = KIND_BYTES[kind]
-    return (warps_per_cta == (num_warps, 1) and warpgroup_shape(m, n, num_warps)
-            and k % (32 // nbytes) == 0 and wgmma_row_bytes(k, nbytes) is not None
-            and (nbytes != 2 or wgmma_row_bytes(n) is not None))
+    if warps_per_cta != wgmma_warps(m, n, num_warps):
+        return False
+    split = warps_per_cta[1] > 1 and (n // warps_per_cta[1] * nbytes) % 128 != 0
+    return (k % (32 // nbytes) == 0 and wgmma_row_bytes(k, nbytes) is not None
+            and (nbytes != 2 or (wgmma_row_bytes(n) is not None and not split)))
 
 
 def wgmma_operand_kinds(ir, dot, num_warps: int,
                         warps_per_cta: tuple | None = None) -> tuple[str, str] | None:
     """`wgmma_kinds` of `dot` when it lowers to wgmma on sm_90 (`wgmma_takes`) in an mma
-    layout of `warps_per_cta` (the warps along M, as `_eligible` gives wgmma dots, when
-    not given), else None."""
+    layout of `warps_per_cta` (`wgmma_warps`, as `_eligible` gives wgmma dots, when not
+    given), else None."""
     kinds = wgmma_kinds(ir, dot)
     if kinds is None:
         return None
     a, c = (_tensor(ir, v.type) for v in (dot.operands[0], dot.operands[2]))
     if len(c.shape) != 2:  # a batched dot
         return None
-    takes = wgmma_takes(tuple(c.shape), a.shape[1], kinds[0], warps_per_cta or (num_warps, 1),
-                        num_warps)
+    warps = warps_per_cta or wgmma_warps(*c.shape, num_warps)
+    takes = warps is not None and wgmma_takes(tuple(c.shape), a.shape[1], kinds[0], warps,
+                                              num_warps)
     return kinds if takes else None
 
 
