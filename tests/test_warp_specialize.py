@@ -111,9 +111,10 @@ TILE_SIG = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "bias_ptr": "*
 DIVISIBLE = {"a_ptr", "b_ptr", "c_ptr", "bias_ptr", "N", "K"}
 
 
-def _persistent(arch=90, num_warps=8, specialize=True, b_nk=False, block_n=256, stages=3):
+def _persistent(arch=90, num_warps=8, specialize=True, b_nk=False, block_n=256, stages=3,
+                block_m=128):
     return tritonc.compile(persistent_matmul, PERSISTENT_SIG,
-                           dict(BLOCK_M=128, BLOCK_N=block_n, BLOCK_K=64, PROGRAMS=132,
+                           dict(BLOCK_M=block_m, BLOCK_N=block_n, BLOCK_K=64, PROGRAMS=132,
                                 B_NK=b_nk, SPECIALIZE=specialize),
                            target=f"cuda:{arch}", num_warps=num_warps, num_stages=stages,
                            divisible_by_16=DIVISIBLE)
@@ -174,9 +175,14 @@ def test_attention_keeps_its_loop():
     assert kernel.metadata["threads"] == 128
 
 
-@pytest.mark.parametrize("num_warps,threads,registers", [(8, 384, (40, 232)), (4, 256, None)])
-def test_the_roles_in_the_ptx(num_warps, threads, registers):
-    kernel = _persistent(num_warps=num_warps, block_n=256 if num_warps == 8 else 128)
+# (warps asked for, tile, consumer warps, threads, registers the roles set): a 128-row
+# tile on one warpgroup runs on two consumer warpgroups (`consumer_warps`), a 64-row one
+# on one
+@pytest.mark.parametrize("asked,tile,num_warps,threads,registers", [
+    (8, (128, 256), 8, 384, (40, 232)), (4, (128, 128), 8, 384, (40, 232)),
+    (4, (64, 128), 4, 256, None)])
+def test_the_roles_in_the_ptx(asked, tile, num_warps, threads, registers):
+    kernel = _persistent(num_warps=asked, block_m=tile[0], block_n=tile[1])
     ptx = kernel.asm["ptx"]
     assert f".reqntid {threads}, 1, 1" in ptx
     assert kernel.metadata["producer_warps"] == 4 and kernel.metadata["num_warps"] == num_warps
@@ -203,7 +209,24 @@ def test_a_warp_specialized_k_loop():
                              target="cuda:90", num_warps=4, num_stages=4,
                              divisible_by_16=DIVISIBLE)
     assert "ttg.warp_specialized" in _ring_loop(kernel.asm["ttgir"])
-    assert ".reqntid 256, 1, 1" in kernel.asm["ptx"]
+    assert ".reqntid 384, 1, 1" in kernel.asm["ptx"]  # two consumer warpgroups
+
+
+@pytest.mark.parametrize("specialize, knob, warps", [(True, "1", 8), (False, "1", 4),
+                                                     (True, "0", 4)])
+def test_a_128_row_tile_on_one_warpgroup_gets_two_consumer_warpgroups(specialize, knob, warps,
+                                                                      monkeypatch):
+    """Asked for warp specialization, 4 warps and a 128 x 128 tile copied by TMA run as
+    8 consumer warps (each warpgroup 64 rows: one m64n128k16 wgmma per K step where one
+    warpgroup issued two) beside the producer; not asked for, or with the knob off, the
+    kernel keeps its 4 warps."""
+    monkeypatch.setenv("TRITONC_WARP_SPECIALIZE", knob)
+    kernel = _persistent(num_warps=4, block_n=128, specialize=specialize)
+    assert kernel.metadata["num_warps"] == warps
+    assert f'"ttg.num-warps" = {warps}' in kernel.asm["ttgir"]
+    assert f"#ttg.mma<[{warps}, 1]>" in kernel.asm["ttgir"]
+    assert kernel.asm["ptx"].count("wgmma.mma_async") == 4 * 8 // warps
+    assert kernel.metadata["threads"] == 32 * warps + (128 if warps == 8 else 0)
 
 
 def _operands(m, n, k, device, b_nk=False):
@@ -248,15 +271,16 @@ def _hopper():
 # blocks: masked edges in M, N and K, and a K below one block
 @pytest.mark.gpu
 @pytest.mark.parametrize("m,n,k", [(1000, 784, 528), (300, 272, 48), (129, 528, 1040)])
-@pytest.mark.parametrize("num_warps,block_n", [(8, 256), (4, 128)])
+@pytest.mark.parametrize("num_warps,block_m,block_n", [(8, 128, 256), (4, 128, 128),
+                                                      (4, 64, 128)])
 @pytest.mark.parametrize("b_nk", [False, True])
-def test_persistent_on_the_gpu(m, n, k, num_warps, block_n, b_nk):
+def test_persistent_on_the_gpu(m, n, k, num_warps, block_m, block_n, b_nk):
     _hopper()
     torch.manual_seed(m + n + k)
     a, b, expected = _operands(m, n, k, "cuda", b_nk)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
     programs = 5  # each walks several tiles: the ring's phases run on across them
-    meta = dict(BLOCK_M=128, BLOCK_N=block_n, BLOCK_K=64, PROGRAMS=programs, B_NK=b_nk,
+    meta = dict(BLOCK_M=block_m, BLOCK_N=block_n, BLOCK_K=64, PROGRAMS=programs, B_NK=b_nk,
                 SPECIALIZE=True, num_warps=num_warps, num_stages=3)
     persistent_matmul[(programs,)](a, b, c, m, n, k, **meta)
     torch.testing.assert_close(c.double(), expected, rtol=2e-3, atol=3e-2)

@@ -11,7 +11,9 @@ After (num-warps = 4, target = cuda:90, num-stages = 3):
         %0 = "tt.make_range"() {...} : () -> tensor<1024xi32, #ttg.blocked<[8], [32], [4], [0]>>
 
 The module attributes are what every later pass and stage reads (`module_options`), so a
-printed .ttgir compiles on its own. The layouts are those of `assign_layouts`.
+printed .ttgir compiles on its own. The layouts are those of `assign_layouts`. On sm_90
+a kernel of one warpgroup whose warp-specialized loop multiplies 128-row tiles runs two
+consumer warpgroups (`ttg.num-warps = 8`, `warp_specialize.consumer_warps`).
 Options: `num-warps`, `threads-per-warp`, `target`, `num-stages`; a module that already
 carries an attribute keeps it unless the option is given.
 """
@@ -95,6 +97,11 @@ def convert_to_ttgir(module, num_warps: int | None = None, threads_per_warp: int
     set_module_options(module, values[NUM_WARPS], values[THREADS_PER_WARP], values[TARGET],
                        values[NUM_STAGES])
     options = module_options(module)
+    if options.arch == 90:
+        from tritonc.passes.ttgir.warp_specialize import consumer_warps
+
+        set_module_options(module, consumer_warps(module, options.num_warps))
+        options = module_options(module)
     if options.threads_per_warp != 32:
         raise ValueError(f"threads-per-warp must be 32, got {options.threads_per_warp}")
     assign_layouts(module, options.num_warps)

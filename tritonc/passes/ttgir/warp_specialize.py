@@ -47,10 +47,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tritonc.backends.cuda.options import warp_specialization
+from tritonc.backends.cuda.options import tma_copies, warp_specialization
 from tritonc.passes.to_llvm.context import LoweringContext, ir
 from tritonc.passes.to_llvm.wgmma import imprecise_chunk, warpgroup_dot
 from tritonc.passes.ttgir import ops_named
+from tritonc.passes.ttgir.mma_layouts import WGMMA_ACCUMULATORS, wgmma_kinds
 from tritonc.passes.ttgir.software_pipeline import (
     ASYNC_DOT,
     BUFFERS,
@@ -107,6 +108,38 @@ def warp_specialize(module) -> None:
                 del ring.attributes[ASYNC_DOT]
             func.attributes[PRODUCER_WARPS] = ir.IntegerAttr.get(
                 ir.IntegerType.get_signless(32), WARPGROUP)
+
+
+def consumer_warps(module, num_warps: int) -> int:
+    """The warps that run the kernels of `module` (TTIR, cuda:90) besides a producer:
+    twice `num_warps` when it is one warpgroup and a loop asking for warp specialization
+    multiplies, in its one dot, tiles of 128 rows or more that tensor descriptors copy (the
+    TMA ring a producer fills), so that each consumer warpgroup computes 64 of the rows
+    (one wgmma per K step where one warpgroup would issue two, and half the epilogue), as
+    Triton partitions such a tile on Hopper; else `num_warps`. A kernel whose loop then
+    does not qualify for a producer (see above) runs on the doubled warps without one."""
+    if num_warps != WARPGROUP or not (warp_specialization() and tma_copies()):
+        return num_warps
+    for loop in ops_named(module, "scf.for"):
+        if REQUESTED not in loop.attributes:
+            continue
+        dots = ops_named(loop, "tt.dot")
+        if len(dots) != 1 or wgmma_kinds(ir, dots[0]) is None:
+            continue
+        m, n = ir.RankedTensorType(dots[0].results[0].type).shape
+        if m % (2 * 64) or m * n // (32 * 2 * num_warps) > WGMMA_ACCUMULATORS:
+            continue
+        if all(_descriptor_tile(v) for v in list(dots[0].operands)[:2]):
+            return 2 * num_warps
+    return num_warps
+
+
+def _descriptor_tile(value) -> bool:
+    """Whether `value` is a `tt.descriptor_load`, or one taken through `tt.trans`."""
+    owner = value.owner
+    if not isinstance(owner, ir.Block) and owner.name == "tt.trans":
+        owner = owner.operands[0].owner
+    return not isinstance(owner, ir.Block) and owner.name == "tt.descriptor_load"
 
 
 def without_producer(func) -> None:
