@@ -15,8 +15,9 @@ time of `do_bench`. A launch that needs zeroed memory (split-K's C, the layer no
 locks) zeroes it in the timed call, as a user's wrapper would. Prints one line per case:
 name, size, metric (TFLOP/s or TOP/s for matmuls and attention, GB/s for memory-bound
 kernels: the bytes that must move), tritonc, Triton, ratio tritonc / Triton, and the
-geometric mean of the ratios. `--quick` runs one size of each style; `--only` the cases
-whose name contains one of the comma-separated strings.
+geometric mean of the ratios; the persistent matmuls also time torch.matmul (cuBLAS) on
+the same inputs. `--quick` runs one size of each style; `--only` the cases whose name
+contains one of the comma-separated strings.
 
 The same cases, built small and ragged on the CPU, run in the interpreter and through
 ptxas in `tests/test_style_kernels.py`.
@@ -69,6 +70,7 @@ class StyleCase:
     prepare: Callable[[], None] | None = None
     tol: float = 1e-2  # |got - want| <= tol * (|want| + rms(want)), elementwise
     exact: tuple[str, ...] = field(default=())  # outputs compared exactly
+    vendor: Callable[[], object] | None = None  # the same product by torch (cuBLAS)
 
     def per_ms(self, ms: float) -> float:
         """The metric at `ms` milliseconds: TFLOP/s (TOP/s) or GB/s."""
@@ -127,7 +129,8 @@ def _persistent(size, small_size):
                         dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8 if not small else 2,
                              NUM_SMS=sms, num_warps=warps, num_stages=3))
         return StyleCase("persistent matmul, pointers", f"{m}x{n}x{k}", [launch], {"c": c},
-                         _matmul_ref(a, b), "TFLOP/s", 2 * m * n * k)
+                         _matmul_ref(a, b), "TFLOP/s", 2 * m * n * k,
+                         vendor=lambda: torch.matmul(a, b))
 
     build.__name__ = f"persistent_matmul_{size[0]}"
     return build
@@ -152,7 +155,8 @@ def _persistent_descriptor(size, small_size, subtile, specialize=False,
         name = ("persistent matmul, descriptors" + (", subtiled C" if subtile else "")
                 + (", warp_specialize" if specialize else "") + shape)
         return StyleCase(name, f"{m}x{n}x{k}", [launch], {"c": c},
-                         lambda: {"c": f64(a) @ f64(w).T}, "TFLOP/s", 2 * m * n * k)
+                         lambda: {"c": f64(a) @ f64(w).T}, "TFLOP/s", 2 * m * n * k,
+                         vendor=lambda: torch.matmul(a, w.T))
 
     shape = "" if tile[:2] == (128, 256) else f"_{tile[0]}x{tile[1]}_{tile[3]}w"
     build.__name__ = (f"persistent_descriptor{'_subtile' if subtile else ''}"
@@ -610,6 +614,9 @@ def main(cases: list = CASES, quick: set = QUICK, kernel_file: Path = STYLE_KERN
                 row[flavour] = None
                 row[f"{flavour}_error"] = f"{type(e).__name__}: {str(e)[:300]}"
         del expected
+        if case.vendor is not None:
+            row["cublas"] = case.per_ms(do_bench(case.vendor, warmup=10, rep=50,
+                                                 return_mode="median"))
         row.setdefault("triton", None)
         finish_row(row, flavours)
         rows.append(row)
@@ -626,8 +633,9 @@ def _print(row: dict) -> None:
         return f"{v:8.1f}" if v else "       -"
 
     ratio = f"{row['ratio']:6.2f}" if row.get("ratio") else "     -"
+    vendor = f"   cuBLAS {row['cublas']:.1f}" if row.get("cublas") else ""
     print(f"{row['case'][:46]:46} {row['size'][:18]:18} {row['metric']:8} "
-          f"{fmt(row.get('tritonc'))} {fmt(row.get('triton'))} {ratio}", flush=True)
+          f"{fmt(row.get('tritonc'))} {fmt(row.get('triton'))} {ratio}{vendor}", flush=True)
 
 
 if __name__ == "__main__":
