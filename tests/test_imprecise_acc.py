@@ -48,10 +48,12 @@ def _compile(tiles, imprecise, num_warps):
                            num_warps=num_warps, num_stages=3)
 
 
-# wgmma tiles, and a 64 x 64 tile on 8 warps, which mma.sync (m16n8k32) multiplies; each
-# with every max_num_imprecise_acc up to its K (above it the dot is refused)
+# wgmma tiles (64 x 64 on 8 warps: the warpgroups split N), and a 32 x 64 tile, which
+# mma.sync (m16n8k32) multiplies; each with every max_num_imprecise_acc up to its K (above
+# it the dot is refused)
 PTX_CASES = [(tiles, warps, imprecise)
-             for tiles, warps in [((128, 256, 128), 8), ((64, 64, 64), 4), ((64, 64, 64), 8)]
+             for tiles, warps in [((128, 256, 128), 8), ((64, 64, 64), 4), ((64, 64, 64), 8),
+                                  ((32, 64, 64), 4)]
              for imprecise in (0, 32, 64, 128) if imprecise <= tiles[2]]
 
 
@@ -61,7 +63,7 @@ def test_partial_sums_are_added_in_fp32(tiles, num_warps, imprecise):
     bm, bn, bk = tiles
     per_thread = bm * bn // (32 * num_warps)
     wgmma = "wgmma.mma_async" in ptx
-    assert ".e4m3.e4m3" in ptx and wgmma == (num_warps == 4 or bm == 128)
+    assert ".e4m3.e4m3" in ptx and wgmma == (bm >= 64)
     if imprecise == 0:
         assert "add.f32" not in ptx
         if wgmma:
@@ -73,7 +75,8 @@ def test_partial_sums_are_added_in_fp32(tiles, num_warps, imprecise):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tiles,num_warps", [((128, 256, 128), 8), ((64, 64, 64), 8)])
+@pytest.mark.parametrize("tiles,num_warps", [((128, 256, 128), 8), ((64, 64, 64), 8),
+                                             ((32, 64, 64), 4)])
 @pytest.mark.parametrize("imprecise", [0, 32, 64])
 def test_fp8_matmul_matches_float64(tiles, num_warps, imprecise):
     if torch.cuda.get_device_capability()[0] < 9:  # (the gpu mark skips without a GPU)
