@@ -229,6 +229,27 @@ def test_a_128_row_tile_on_one_warpgroup_gets_two_consumer_warpgroups(specialize
     assert kernel.metadata["threads"] == 32 * warps + (128 if warps == 8 else 0)
 
 
+@tritonc.jit
+def batched_products(x_ptr, out_ptr, steps, BATCH: tl.constexpr, ROWS: tl.constexpr):
+    offs = (tl.arange(0, BATCH)[:, None, None] * ROWS * ROWS
+            + tl.arange(0, ROWS)[None, :, None] * ROWS + tl.arange(0, ROWS)[None, None, :])
+    acc = tl.zeros((BATCH, ROWS, ROWS), dtype=tl.float32)
+    for _ in tl.range(0, steps, warp_specialize=True):
+        x = tl.load(x_ptr + offs)
+        acc = tl.dot(x, x, acc)
+    tl.store(out_ptr + offs, acc)
+
+
+def test_a_batched_dot_keeps_its_warps():
+    """A 3-D dot in a loop asking for warp specialization: no wgmma, no producer, the
+    warps asked for."""
+    kernel = tritonc.compile(batched_products, {"x_ptr": "*fp16", "out_ptr": "*fp32",
+                                                "steps": "i32"},
+                             dict(BATCH=2, ROWS=128), target="cuda:90", num_warps=4,
+                             num_stages=3, divisible_by_16={"x_ptr", "out_ptr"})
+    assert kernel.metadata["num_warps"] == 4 and "producer_warps" not in kernel.metadata
+
+
 def _operands(m, n, k, device, b_nk=False):
     a = torch.randn(m, k, device=device).half()
     b = torch.randn((n, k) if b_nk else (k, n), device=device).half()

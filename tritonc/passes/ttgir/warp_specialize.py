@@ -126,8 +126,9 @@ def consumer_warps(module, num_warps: int) -> int:
         dots = ops_named(loop, "tt.dot")
         if len(dots) != 1 or wgmma_kinds(ir, dots[0]) is None:
             continue
-        m, n = ir.RankedTensorType(dots[0].results[0].type).shape
-        if m % (2 * 64) or m * n // (32 * 2 * num_warps) > WGMMA_ACCUMULATORS:
+        shape = ir.RankedTensorType(dots[0].results[0].type).shape
+        if len(shape) != 2 or shape[0] % (2 * 64) or \
+                shape[0] * shape[1] // (32 * 2 * num_warps) > WGMMA_ACCUMULATORS:
             continue
         if all(_descriptor_tile(v) for v in list(dots[0].operands)[:2]):
             return 2 * num_warps
