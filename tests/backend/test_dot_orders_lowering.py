@@ -64,6 +64,12 @@ def test_interpreter_block_pointers(a_col, b_col, monkeypatch):
     np.testing.assert_allclose(c, want, rtol=1e-3, atol=1e-3)
 
 
+def _assert_no_spills_nor_serialized_wgmma(kernel) -> None:
+    report = kernel.metadata["ptxas"]
+    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
+    assert not report["warnings"], report["warnings"]  # ptxas warns of serialized wgmma
+
+
 def _compile(a_col: bool, b_col: bool, b_trans: int, arch: int, dtype: str = "bf16",
              tile=(128, 256, 64), warps: int = 8, precision: str = "ieee"):
     sig = {n: f"*{dtype}" for n in ("a_ptr", "b_ptr")}
@@ -109,9 +115,7 @@ CHECK: cp.async.wait_group 1
 CHECK: wgmma.fence.sync.aligned
 """ + step * 4 + """CHECK: wgmma.commit_group.sync.aligned
 """, tmp_path)
-    report = k.metadata["ptxas"]
-    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    assert not report["warnings"], report["warnings"]  # no serialized wgmma
+    _assert_no_spills_nor_serialized_wgmma(k)
     assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2  # + the dot in flight
 
 
@@ -133,9 +137,7 @@ CHECK: wgmma.fence.sync.aligned
 """ + step * 8 + """CHECK-NOT: wgmma.mma_async
 CHECK: wgmma.commit_group.sync.aligned
 """, tmp_path)
-    report = k.metadata["ptxas"]
-    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    assert not report["warnings"], report["warnings"]  # no serialized wgmma
+    _assert_no_spills_nor_serialized_wgmma(k)
 
 
 @pytest.mark.parametrize("a_col, b_col, b_trans", ORDERS)
@@ -162,9 +164,7 @@ CHECK-NOT: mma.sync
 """, tmp_path)
     k_step = 32 // {"bf16": 2, "fp32": 4, "fp8e4nv": 1}[dtype]
     assert ptx.count("wgmma.mma_async") == tile[2] // k_step
-    report = k.metadata["ptxas"]
-    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    assert not report["warnings"], report["warnings"]
+    _assert_no_spills_nor_serialized_wgmma(k)
 
 
 @pytest.mark.parametrize("source, a_col, b_col", [
@@ -200,9 +200,7 @@ CHECK: cp.async.cg.shared.global [{{{{.*}}}}], [{{{{.*}}}}], 16
 CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 CHECK-SAME: 1, 1, 1, {int(a_col)}, {int(not b_col)};
 """, tmp_path)
-    report = k.metadata["ptxas"]
-    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    assert not report["warnings"], report["warnings"]  # no serialized wgmma
+    _assert_no_spills_nor_serialized_wgmma(k)
     assert k.metadata["shared"] == 4 * (128 * 64 + 64 * 256) * 2  # + the dot in flight
 
 
@@ -258,9 +256,7 @@ CHECK-NOT: wgmma
     assert ("ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx) == (not a_col or b_col)
     assert ("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx) == (a_col or not b_col)
     assert "ld.global" not in ptx
-    report = k.metadata["ptxas"]
-    assert report["spill_stores"] == 0 and report["spill_loads"] == 0
-    assert not report["warnings"], report["warnings"]  # no serialized wgmma
+    _assert_no_spills_nor_serialized_wgmma(k)
 
 
 def test_eight_prmts_transpose_four_words_of_bytes():
