@@ -3,7 +3,7 @@ in the same run, with torch.matmul (cuBLAS) for scale.
 
     python3 benchmarks/matmul_zoo.py [--quick] [--dtypes fp16,bf16] [--sizes 4096,8192]
                                      [--sources "pointers,block pointers"] [--rounds N]
-                                     [--out results.json]
+                                     [--c-dtype operand] [--out results.json]
 
 Rows: {fp16, bf16, fp8 e4m3, tf32} x {A row-, column-major} x {B row-, column-major} x
 {pointer tiles, B as N x K with `.T`, block pointers, tensor descriptors made in the
@@ -14,7 +14,9 @@ x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x sizes 4096^3, 8192^3 and 4000^
 (kernels of benchmarks/matmul_kernels.py); tf32 tiles take half the BLOCK_K. Every
 dtype accumulates in fp32; each result is checked against the product of the same
 operands in float64 before it is timed; a case a compiler cannot run is reported with
-its error, and the run goes on. `--quick`: fp16 and bf16, the
+its error, and the run goes on. C is fp32 unless `--c-dtype operand` asks for the dtype
+torch.matmul returns (fp16 and bf16 for theirs, bf16 for fp8 as torch._scaled_mm is asked
+here, fp32 for tf32), the product cuBLAS is timed on. `--quick`: fp16 and bf16, the
 128 x 256 x 64 tiles, sizes 4096^3 and 4000^3 (about one minute for each dtype). The
 whole zoo is more than one run of a few minutes: split it by `--dtypes` and `--sizes`
 (one dtype at one size, both tiles: about one minute). Each row times the two compilers
@@ -130,13 +132,20 @@ def _launcher(module, source: str, a, b, c, size: int, tile, dtype: str):
     return lambda: kernel[grid](*args, **meta)
 
 
-def _checked_launch(module, source, a, b, ref, size, tile, dtype):
+def _c_dtype(dtype: str, c_dtype: str) -> torch.dtype:
+    """C's dtype: fp32, or with `c_dtype` "operand" the dtype of cuBLAS's product."""
+    if c_dtype == "fp32" or dtype == "tf32":
+        return torch.float32
+    return torch.bfloat16 if dtype == "fp8" else DTYPES[dtype]
+
+
+def _checked_launch(module, source, a, b, ref, size, tile, dtype, c_dtype):
     """The launch of one row's kernel, run once (compiling it) and its result checked."""
-    c = torch.full((size, size), float("nan"), device="cuda", dtype=torch.float32)
+    c = torch.full((size, size), float("nan"), device="cuda", dtype=c_dtype)
     launch = _launcher(module, source, a, b, c, size, tile, dtype)
     launch()
     torch.cuda.synchronize()
-    err = ((c - ref).norm() / ref.norm()).item()
+    err = ((c.float() - ref).norm() / ref.norm()).item()
     limit = 1e-2
     if not err < limit:
         raise AssertionError(f"relative error {err:.3g}")
@@ -162,6 +171,7 @@ def main() -> None:
     parser.add_argument("--sources", default=None,
                         help=f"a comma-separated subset of: {', '.join(SOURCES)}")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--c-dtype", choices=("fp32", "operand"), default="fp32")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     if args.rounds < 1:
@@ -203,12 +213,13 @@ def main() -> None:
                                "b": "col" if b_col else "row", "source": source,
                                "tile": "x".join(map(str, _tile(tile, dtype)))
                                + f"/{tile[3]}w",
-                               "cublas": cublas}
+                               "c": args.c_dtype, "cublas": cublas}
                         launches = {}
                         for name, module in flavours.items():
                             try:
-                                launches[name] = _checked_launch(module, source, a, b, ref,
-                                                                 size, tile, dtype)
+                                launches[name] = _checked_launch(
+                                    module, source, a, b, ref, size, tile, dtype,
+                                    _c_dtype(dtype, args.c_dtype))
                             except Exception as e:  # report, go on
                                 row[name] = None
                                 row[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
