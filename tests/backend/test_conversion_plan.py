@@ -105,7 +105,7 @@ def check_side(offsets, side):
     order = [sum(1 << side.registers[k] for k in range(len(side.registers)) if i >> k & 1)
              for i in range(offsets.shape[-1])]
     offsets = offsets[..., order]
-    if not side.ldmatrix:
+    if not side.matrices:
         check_vectors(offsets, side.vector)
         return
     check_vectors(offsets, 2)

@@ -117,6 +117,22 @@ class BlockModel:
                 out.append(value)
         return out
 
+    def stmatrix(self, base, constant, values):
+        """Lane 8 m + r gives the row of matrix m; lane l stores, of every matrix, its two
+        elements as word l % 4 of row l // 4."""
+        assert self.elem_bytes == 2 and not (base & constant).any()
+        rows = base + constant
+        assert (rows % 8 == 0).all(), "stmatrix rows are 16-byte aligned"
+        for m in range(len(values) // 2):
+            for w in range(self.threads // 32):
+                addresses = [int(rows[w * 32 + 8 * m + r]) * 2 for r in range(8)]
+                self.wavefronts.append((access_wavefronts(addresses, 16), 1))
+            at = rows[self.warp * 32 + 8 * m + self.lane // 4] + 2 * (self.lane % 4)
+            for half in range(2):
+                old, v = self.mem[at + half], values[2 * m + half]
+                assert ((old == UNSET) | (old == v)).all(), "two threads write one element"
+                self.mem[at + half] = v
+
     def barrier(self):
         self.barriers += 1
 
@@ -139,9 +155,10 @@ def element_ids(ll, num_warps: int) -> list[np.ndarray]:
     return regs
 
 
-def run_conversion(src_ll, dst_ll, elem_bits: int, num_warps: int):
+def run_conversion(src_ll, dst_ll, elem_bits: int, num_warps: int,
+                   matrix_stores: bool = False):
     """Lower the chosen plan on the model; assert every thread ends with dst's elements."""
-    plan, cost = choose_plan(src_ll, dst_ll, src_ll.out_shape, elem_bits)
+    plan, cost = choose_plan(src_ll, dst_ll, src_ll.out_shape, elem_bits, matrix_stores)
     model = BlockModel(num_warps, int(np.prod(src_ll.out_shape)), max(1, elem_bits // 8))
     src_regs = element_ids(src_ll, num_warps)
     got = emit_plan(model, plan, src_regs)
@@ -218,17 +235,37 @@ def test_transposing_shuffle_rounds_select_registers_by_lane():
 @pytest.mark.parametrize("warps, shape", [((2, 2), (64, 64)), ((4, 1), (64, 32)),
                                           ((4, 2), (128, 128)), ((1, 4), (16, 128)),
                                           ((8, 1), (128, 64))])
-def test_mma_to_and_from_blocked(warps, shape, elem_bits):
+@pytest.mark.parametrize("matrix_stores", [False, True])
+def test_mma_to_and_from_blocked(warps, shape, elem_bits, matrix_stores):
     num_warps = warps[0] * warps[1]
     mma = MmaLayout(warps).to_linear(shape)
     for blocked in (BlockedLayout.default(shape, num_warps),
                     BlockedLayout.default(shape, num_warps, order=(0, 1)),
                     BlockedLayout((1, 1), (32, 1), (num_warps, 1), (0, 1))):
-        run_conversion(mma, blocked.to_linear(shape), elem_bits, num_warps)
-        run_conversion(blocked.to_linear(shape), mma, elem_bits, num_warps)
+        run_conversion(mma, blocked.to_linear(shape), elem_bits, num_warps, matrix_stores)
+        run_conversion(blocked.to_linear(shape), mma, elem_bits, num_warps, matrix_stores)
     # tl.trans of the accumulator: the transposed blocked tile as a layout of the source
     blocked_t = BlockedLayout.default(shape[::-1], num_warps).to_linear(shape[::-1])
-    run_conversion(mma, blocked_t.transpose_outs([1, 0]), elem_bits, num_warps)
+    run_conversion(mma, blocked_t.transpose_outs([1, 0]), elem_bits, num_warps, matrix_stores)
+
+
+@pytest.mark.parametrize("warps, shape", [((4, 1), (128, 128)), ((4, 2), (128, 256)),
+                                          ((2, 2), (64, 64)), ((8, 1), (128, 64))])
+def test_accumulator_halves_leave_by_stmatrix(warps, shape):
+    """An accumulator of halves to the row-major tile a store takes: where the target has
+    `stmatrix`, one per eight registers (rows of 16 bytes, no bank conflict). Without it
+    the stores are 32-bit words where the store's rows span fewer than 128 columns (16
+    threads along 4 halves each), and 16-byte vectors at the same cost in a buffer laid
+    out for them where they span 128."""
+    num_warps = warps[0] * warps[1]
+    mma = MmaLayout(warps).to_linear(shape)
+    blocked = BlockedLayout.default(shape, num_warps).to_linear(shape)
+    plain, _ = run_conversion(mma, blocked, 16, num_warps)
+    plan, model = run_conversion(mma, blocked, 16, num_warps, matrix_stores=True)
+    assert not plain.store.matrices
+    assert plan.store.matrices and plan.store.vector == 8
+    assert all(taken == fewest for taken, fewest in model.wavefronts)
+    assert plan.cost < plain.cost if plain.store.vector < 8 else plan.cost <= plain.cost
 
 
 @pytest.mark.parametrize("warps, shape", [((2, 2), (64, 32)), ((4, 1), (64, 64)),
@@ -335,6 +372,33 @@ CHECK-NOT: ld.shared.b16
 CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 CHECK-NOT: ld.shared
 CHECK: st.global.b16
+""", tmp_path)
+    assert k.metadata["ptxas"]["spill_stores"] == 0
+
+
+@pytest.mark.parametrize("arch", [80, 90])
+def test_fp16_accumulator_reaches_its_store_through_stmatrix_on_sm90(arch, tmp_path):
+    """A matmul's fp16 C, 64 x 64 on 4 warps: the accumulator goes to shared memory by one
+    `stmatrix.x4` per eight registers on sm_90 (ldmatrix's mirror, sm_80 has none), then
+    16-byte loads feed 16-byte global stores."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import matmul_kernels as mk
+
+    sig = {n: "*fp16" for n in ("a_ptr", "b_ptr", "c_ptr")}
+    sig.update({n: "i32" for n in ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")})
+    const = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, GROUP_M=8, B_TRANS=0,
+                 PRECISION="ieee", stride_ak=1, stride_bn=1, stride_cn=1)
+    k = tritonc.compile(mk.matmul_ptr, sig, const, target=f"cuda:{arch}",
+                        divisible_by_16=set(sig), num_warps=4, num_stages=3)
+    if arch == 80:
+        assert "stmatrix" not in k.asm["ptx"]
+        return
+    filecheck(k.asm["ptx"], """
+CHECK-COUNT-4: stmatrix.sync.aligned.m8n8.x4.shared.b16
+CHECK-NOT: st.shared
+CHECK: bar.sync
+CHECK-COUNT-4: ld.shared.v4.b32
+CHECK: st.global.v4.b32
 """, tmp_path)
     assert k.metadata["ptxas"]["spill_stores"] == 0
 

@@ -371,6 +371,15 @@ class LoweringContext:
         return [self.value("llvm.extractvalue", [out], i32,
                            {"position": ir.DenseI64ArrayAttr.get([q])}) for q in range(count)]
 
+    def stmatrix(self, address, words: list) -> None:
+        """`stmatrix.sync.aligned.m8n8.x{len(words)}` of 16-bit elements (sm_90) at the
+        32-bit shared address each lane gives (lane 8 m + r: row r of matrix m): per
+        matrix, the i32 word holding two elements."""
+        count = len(words)
+        regs = ", ".join(f"${i + 1}" for i in range(count))
+        self.asm(f"stmatrix.sync.aligned.m8n8.x{count}.shared.b16 [$0], {{{regs}}};",
+                 [address, *words], ",".join(["r"] * (count + 1)))
+
     def prmt(self, a, b, selector: int):
         """`prmt.b32`: byte k of the result is byte (selector >> 4k) & 7 of b:a (i32s)."""
         return self.value("llvm.inline_asm", [a, b], self.i32_type(), {

@@ -10,8 +10,8 @@ two layouts' linear forms:
 - warp shuffles: one `shfl.sync.idx` per round (per 32-bit word), the source lane and,
   in transposing rounds, the sent and received registers a few XORs of the lane id;
 - shared-memory exchange: a barrier, every thread stores its registers at the plan's
-  swizzled offsets (vectors of the plan's width), a barrier, every thread loads its
-  result registers the same way.
+  swizzled offsets (vectors of the plan's width, or `stmatrix` rows on sm_90), a barrier,
+  every thread loads its result registers the same way (or by `ldmatrix` rows).
 
 Offsets and lane indices are linear in the bits of the register, lane and warp ids: the
 lane and warp part is computed once per conversion, each register adds a constant
@@ -42,7 +42,7 @@ from tritonc.passes.ttgir.layout_conversion import (
     ShuffleRound,
     WarpShuffle,
     candidate_plans,
-    ldmatrix_address_columns,
+    matrix_address_columns,
 )
 from tritonc.passes.ttgir.linear_layout import LinearLayout
 
@@ -85,6 +85,10 @@ class Emitter(Protocol):
         """`ldmatrix.x{count}` of 16-bit elements, lane 8 m + r giving the row of matrix m
         at base + constant: per matrix, the two elements of the word the lane receives."""
 
+    def stmatrix(self, base, constant: int, values: list) -> None:
+        """`stmatrix.x{len(values) // 2}` of 16-bit elements, lane 8 m + r giving the row
+        of matrix m at base + constant: per matrix, the two elements of the lane's word."""
+
     def barrier(self) -> None:
         """Synchronise the thread block."""
 
@@ -121,9 +125,10 @@ def lowering_cost(plan: Plan) -> int:
 
 @functools.lru_cache(maxsize=1024)
 def choose_plan(src: LinearLayout, dst: LinearLayout, shape: tuple[int, ...],
-                elem_bits: int) -> tuple[Plan, int]:
-    """The candidate plan of lowest `lowering_cost`, with that cost."""
-    plans = candidate_plans(src, dst, shape, elem_bits)
+                elem_bits: int, matrix_stores: bool = False) -> tuple[Plan, int]:
+    """The candidate plan of lowest `lowering_cost`, with that cost (`matrix_stores`:
+    the target has `stmatrix`)."""
+    plans = candidate_plans(src, dst, shape, elem_bits, matrix_stores)
     best = min(plans, key=lowering_cost)
     return best, lowering_cost(best)
 
@@ -218,8 +223,8 @@ def _access(em: Emitter, access: LinearLayout, side: SharedAccess, regs: list | 
     element offset, `side.vector` registers per access, taken in `side.registers` order."""
     lane_cols = [v[0] for v in access.bases("lane")]
     warp_cols = [v[0] for v in access.bases("warp")]
-    if side.ldmatrix:
-        lane_cols = ldmatrix_address_columns(access, side)
+    if side.matrices:
+        lane_cols = matrix_address_columns(access, side)
     varying = 0  # the offset bits the lane and warp ids can set
     for c in lane_cols + warp_cols:
         varying |= c
@@ -234,8 +239,10 @@ def _access(em: Emitter, access: LinearLayout, side: SharedAccess, regs: list | 
         mixed = constant & varying
         if mixed not in bases:
             bases[mixed] = em.xor(base, mixed)
-        if side.ldmatrix:
+        if side.matrices and regs is None:
             out += em.ldmatrix(bases[mixed], constant ^ mixed, side.vector // 2)
+        elif side.matrices:
+            em.stmatrix(bases[mixed], constant ^ mixed, [regs[r] for r in group])
         elif regs is None:
             out += em.load(bases[mixed], constant ^ mixed, side.vector)
         else:
@@ -382,6 +389,19 @@ class IrEmitter:
                     for i in range(2)]
         return out
 
+    def stmatrix(self, base, constant: int, values: list) -> None:
+        ctx = self.ctx
+        index = ctx.binop("arith.addi", base, ctx.i32(constant)) if constant else base
+        pair = ir.VectorType.get([2], self.elem_type)
+        words = []
+        for i in range(0, len(values), 2):
+            packed = ctx.value("llvm.mlir.poison", [], pair)
+            for j in range(2):
+                packed = ctx.value("llvm.insertelement", [packed, values[i + j], ctx.i32(j)],
+                                   pair)
+            words.append(ctx.value("llvm.bitcast", [packed], self.i32))
+        ctx.stmatrix(ctx.smem_address(index, 2, 0), words)
+
     def barrier(self) -> None:
         self.ctx.barrier()
 
@@ -481,7 +501,7 @@ def lower_by_plan(ctx: LoweringContext, src_value, result_type,
     if dst.out_shape != shape:
         return None
     try:
-        plan, cost = choose_plan(src, dst, shape, elem_bits)
+        plan, cost = choose_plan(src, dst, shape, elem_bits, ctx.arch >= 90)
     except ValueError:
         return None
     if order is None and cost > 0:

@@ -17,7 +17,9 @@ of one tensor (layout classes or `LinearLayout`s) and gives the cheapest of:
   parameters) and of bank swizzles built from both sides' lane bases (general XOR-linear,
   `swizzle` None, `smem` the layout), priced by the wavefronts of a 32-bank model.
   Each side moves vectors of registers at consecutive offsets (`registers` gives the
-  order), or, for 16-bit loads, `ldmatrix` rows (`load.ldmatrix`).
+  order), or, for 16-bit elements, the rows of 8 x 8 matrices (`side.matrices`): loads
+  by `ldmatrix`, and, where the target has it (`matrix_stores`, sm_90), stores by
+  `stmatrix`.
 
 All four derive from one linear map: `sources`, from the destination's
 (register, lane, warp, block) to the source's, with `src(sources(x)) == dst(x)`, which
@@ -36,7 +38,7 @@ the mma accumulator layout of four warps as 2 x 2.
     >>> from tritonc.passes.ttgir.layouts import BlockedLayout, MmaLayout
     >>> src = BlockedLayout((1, 4), (8, 4), (4, 1), (1, 0))
     >>> plan = plan_conversion(src, MmaLayout((2, 2)), (64, 64), 16)
-    >>> plan.kind, plan.store.vector, plan.load.vector, plan.load.ldmatrix, plan.buffer_bytes
+    >>> plan.kind, plan.store.vector, plan.load.vector, plan.load.matrices, plan.buffer_bytes
     ('shared', 4, 8, True, 8192)
     >>> plan.store.conflict_free and plan.load.conflict_free
     True
@@ -48,7 +50,9 @@ the mma accumulator layout of four warps as 2 x 2.
 Its first two mma registers hold what registers 2 and 3 of lane 4 of warp 2 loaded. The
 load side is one `ldmatrix.x4` per eight registers: each lane receives 32-bit words of
 two elements that sit together in the buffer, the rows of its four 8 x 8 matrices 16
-bytes each (`_ldmatrix_side`), where plain loads would move two elements at a time.
+bytes each (`_matrix_side`), where plain loads would move two elements at a time.
+Stores mirror it on sm_90: an mma accumulator of halves goes out by one `stmatrix.x4`
+per eight registers where plain stores move a 32-bit word at a time.
 
 The lowering asks `plan.kind` and then: for "permutation", `plan.sources_of_registers`;
 for "shuffle", each round's constants and per-lane-bit XOR masks (`src_register` /
@@ -205,7 +209,8 @@ class SharedAccess:
     wavefronts: int  # shared-memory cycles one warp instruction takes (bank conflicts)
     ideal_wavefronts: int  # the fewest it could take for the bytes it moves
     registers: tuple[int, ...] = ()  # register bits in access order, the vector's first
-    ldmatrix: bool = False  # loads by `ldmatrix` (16-bit elements), see `_ldmatrix_side`
+    matrices: bool = False  # 8 x 8 matrices of 16-bit elements (`ldmatrix` loads,
+    # `stmatrix` stores), see `_matrix_side`
 
     @property
     def conflict_free(self) -> bool:
@@ -369,22 +374,23 @@ def _side(access: LinearLayout, elem_bytes: int) -> SharedAccess:
                         _register_order(chosen, regs))
 
 
-def ldmatrix_address_columns(access: LinearLayout, side: SharedAccess) -> list[int]:
-    """The offset columns of lane bits 0-4 in the row addresses an `ldmatrix` of `side`
-    takes: lane 8 m + r gives row r of matrix m, rows from the access's lane bits 2-4,
-    matrices from its register bits after the first."""
+def matrix_address_columns(access: LinearLayout, side: SharedAccess) -> list[int]:
+    """The offset columns of lane bits 0-4 in the row addresses an `ldmatrix` or
+    `stmatrix` of `side` takes: lane 8 m + r gives row r of matrix m, rows from the
+    access's lane bits 2-4, matrices from its register bits after the first."""
     cols = access.columns()
     lane_cols = cols[len(access.bases("register")):][:5]
     matrices = [cols[b] for b in side.registers[1:side.vector.bit_length() - 1]]
     return [*lane_cols[2:5], *matrices, 0, 0][:5]
 
 
-def _ldmatrix_side(access: LinearLayout, elem_bytes: int) -> SharedAccess | None:
-    """A load side by `ldmatrix.x1/x2/x4` of 16-bit elements, when the access allows it:
-    lane l of a warp receives, of each 8 x 8 matrix, the 32-bit word l % 4 of row l // 4
-    (a row is 16 bytes anywhere in the buffer). So one register bit must take offset
-    bit 0 (the word's two halves), lane bits 0 and 1 offset bits 1 and 2, and every other
-    bit must keep rows 16-byte aligned; up to two more register bits pick the matrices."""
+def _matrix_side(access: LinearLayout, elem_bytes: int) -> SharedAccess | None:
+    """A side by `ldmatrix.x1/x2/x4` (loads) or `stmatrix` (stores) of 16-bit elements,
+    when the access allows it: lane l of a warp moves, of each 8 x 8 matrix, the 32-bit
+    word l % 4 of row l // 4 (a row is 16 bytes anywhere in the buffer). So one register
+    bit must take offset bit 0 (the word's two halves), lane bits 0 and 1 offset bits 1
+    and 2, and every other bit must keep rows 16-byte aligned; up to two more register
+    bits pick the matrices."""
     regs = len(access.bases("register"))
     if elem_bytes != 2 or len(access.bases("lane")) != 5:
         return None
@@ -397,8 +403,8 @@ def _ldmatrix_side(access: LinearLayout, elem_bytes: int) -> SharedAccess | None
     matrices = [i for i in range(regs) if i != half][:2]
     count = 1 << len(matrices)
     side = SharedAccess(2 * count, access.in_size("register") // (2 * count), 0, count,
-                        _register_order([half, *matrices], regs), ldmatrix=True)
-    address = ldmatrix_address_columns(access, side)
+                        _register_order([half, *matrices], regs), matrices=True)
+    address = matrix_address_columns(access, side)
     rows = [_xor_cols(address, lane) * elem_bytes for lane in range(8 * count)]
     return replace(side, wavefronts=access_wavefronts(rows, 16))
 
@@ -500,9 +506,11 @@ def _image(basis: list[int], images: list[int], x: int) -> int:
 
 
 def _buffer_candidates(src: LinearLayout, dst: LinearLayout, shape: tuple[int, ...],
-                       elem_bytes: int):
+                       elem_bytes: int, matrix_stores: bool):
     """(shared layout, swizzle parameters or None) pairs to price: the parameterised
-    swizzles, and bank swizzles vectorised along either side's leading registers."""
+    swizzles, bank swizzles vectorised along either side's leading registers, and for
+    16-bit elements buffers whose 16-byte rows are those of the loads' `ldmatrix` (and,
+    with `matrix_stores`, of the stores' `stmatrix`)."""
     for params in _swizzles(shape, elem_bytes):
         yield linear_encodings.swizzled_shared(shape, *params), params
     cap = log2(max(1, 16 // elem_bytes))
@@ -514,12 +522,16 @@ def _buffer_candidates(src: LinearLayout, dst: LinearLayout, shape: tuple[int, .
                 break
             for first, second in ((src, dst), (dst, src)):
                 yield bank_swizzle(first, second, vector, elem_bytes), None
-    if elem_bytes == 2 and len(dst.bases("lane")) == 5:  # rows for `ldmatrix`
-        lanes = [dst.flatten(v) for v in dst.bases("lane")[:2]]
-        for half in (dst.flatten(v) for v in dst.bases("register")):
+    if elem_bytes != 2:
+        return
+    for first, second in ((src, dst), (dst, src)) if matrix_stores else ((src, dst),):
+        if len(second.bases("lane")) != 5:
+            continue
+        lanes = [second.flatten(v) for v in second.bases("lane")[:2]]
+        for half in (second.flatten(v) for v in second.bases("register")):
             vector = [half, *lanes]
             if Echelon(vector).rank == 3:
-                yield bank_swizzle(src, dst, vector, elem_bytes), None
+                yield bank_swizzle(first, second, vector, elem_bytes), None
 
 
 def _price(side: SharedAccess) -> int:
@@ -527,9 +539,10 @@ def _price(side: SharedAccess) -> int:
 
 
 def _shared_plan(c: LinearLayout, src: LinearLayout, dst: LinearLayout,
-                 shape: tuple[int, ...], elem_bits: int,
-                 swizzle: tuple | None = None) -> SharedMemoryExchange:
-    """The cheapest buffer among the candidates (or the one swizzle given)."""
+                 shape: tuple[int, ...], elem_bits: int, swizzle: tuple | None = None,
+                 matrix_stores: bool = False) -> SharedMemoryExchange:
+    """The cheapest buffer among the candidates (or the one swizzle given); stores by
+    `stmatrix` where `matrix_stores` allows and they cost less."""
     elem_bytes = max(1, elem_bits // 8)
     numel = 1
     for s in shape:
@@ -537,15 +550,18 @@ def _shared_plan(c: LinearLayout, src: LinearLayout, dst: LinearLayout,
     if swizzle is not None:
         candidates = [(linear_encodings.swizzled_shared(shape, *swizzle), swizzle)]
     else:
-        candidates = _buffer_candidates(src, dst, shape, elem_bytes)
+        candidates = _buffer_candidates(src, dst, shape, elem_bytes, matrix_stores)
     best = None
     for smem, params in candidates:
         inverse = smem.invert()
         store_map, load_map = inverse.compose(src), inverse.compose(dst)
         store, load = _side(store_map, elem_bytes), _side(load_map, elem_bytes)
-        matrices = _ldmatrix_side(load_map, elem_bytes)
+        matrices = _matrix_side(load_map, elem_bytes)
         if matrices and _price(matrices) < _price(load):
             load = matrices
+        matrices = _matrix_side(store_map, elem_bytes) if matrix_stores else None
+        if matrices and _price(matrices) < _price(store):
+            store = matrices
         cost = _price(store) + _price(load) + BARRIER_COST
         key = (cost, params is None, params[2] if params else 0)
         if best is None or key < best[0]:
@@ -555,8 +571,10 @@ def _shared_plan(c: LinearLayout, src: LinearLayout, dst: LinearLayout,
 
 
 # -- the planner ---------------------------------------------------------------------------
-def candidate_plans(src, dst, shape: tuple[int, ...], elem_bits: int) -> list[Plan]:
-    """Every strategy that can carry out the conversion, cheapest kinds first."""
+def candidate_plans(src, dst, shape: tuple[int, ...], elem_bits: int,
+                    matrix_stores: bool = False) -> list[Plan]:
+    """Every strategy that can carry out the conversion, cheapest kinds first; a
+    shared-memory exchange may store by `stmatrix` when `matrix_stores` (sm_90)."""
     shape = tuple(shape)
     s, d = to_linear(src, shape), to_linear(dst, shape)
     c = conversion_map(s, d)
@@ -568,7 +586,7 @@ def candidate_plans(src, dst, shape: tuple[int, ...], elem_bits: int) -> list[Pl
         plans.append(RegisterPermutation(c, regs))
     if _moves_only(c, ("warp", "block")):
         plans.append(_shuffle_plan(c, d, elem_bits))
-    plans.append(_shared_plan(c, s, d, shape, elem_bits))
+    plans.append(_shared_plan(c, s, d, shape, elem_bits, matrix_stores=matrix_stores))
     return plans
 
 
