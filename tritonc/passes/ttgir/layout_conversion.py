@@ -52,7 +52,8 @@ load side is one `ldmatrix.x4` per eight registers: each lane receives 32-bit wo
 two elements that sit together in the buffer, the rows of its four 8 x 8 matrices 16
 bytes each (`_matrix_side`), where plain loads would move two elements at a time.
 Stores mirror it on sm_90: an mma accumulator of halves goes out by one `stmatrix.x4`
-per eight registers where plain stores move a 32-bit word at a time.
+per eight registers where plain stores would move a 32-bit word at a time (a store
+layout whose rows span fewer than 128 columns).
 
 The lowering asks `plan.kind` and then: for "permutation", `plan.sources_of_registers`;
 for "shuffle", each round's constants and per-lane-bit XOR masks (`src_register` /
