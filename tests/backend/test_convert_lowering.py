@@ -189,16 +189,18 @@ SHAPES = [((128,), 4), ((32, 32), 4), ((16, 64), 4), ((64, 16), 2), ((8, 4, 32),
           ((64, 64), 8), ((16, 16), 1)]
 
 
-@pytest.mark.parametrize("elem_bits", [8, 16, 32, 64])
+@pytest.mark.parametrize("elem_bits, matrix_stores", [(8, False), (16, False), (16, True),
+                                                     (32, False), (64, False)])
 @pytest.mark.parametrize("shape, num_warps", SHAPES)
-def test_random_blocked_conversions_deliver_every_element(shape, num_warps, elem_bits):
+def test_random_blocked_conversions_deliver_every_element(shape, num_warps, elem_bits,
+                                                          matrix_stores):
     rng = random.Random(hash((shape, num_warps, elem_bits)) & 0xFFFF)
     kinds = set()
     for _ in range(12):
         src = random_blocked(rng, shape, num_warps)
         dst = random_blocked(rng, shape, num_warps)
         plan, model = run_conversion(src.to_linear(shape), dst.to_linear(shape), elem_bits,
-                                     num_warps)
+                                     num_warps, matrix_stores)
         kinds.add(plan.kind)
         if plan.kind == "shared":
             assert model.barriers == 2
