@@ -15,12 +15,12 @@ x 64 on 4 warps, 128 x 256 x 64 on 8, 3 stages) x sizes 4096^3, 8192^3 and 4000^
 dtype accumulates in fp32; each result is checked against the product of the same
 operands in float64 before it is timed; a case a compiler cannot run is reported with
 its error, and the run goes on. C is fp32 unless `--c-dtype operand` asks for the dtype
-torch.matmul returns (fp16 and bf16 for theirs, bf16 for fp8 as torch._scaled_mm is asked
-here, fp32 for tf32), the product cuBLAS is timed on (fp8's by torch._scaled_mm, which
-takes B column-major: a row-major B is copied so before the timing). `--quick`: fp16 and bf16, the
-128 x 256 x 64 tiles, sizes 4096^3 and 4000^3 (about one minute for each dtype). The
-whole zoo is more than one run of a few minutes: split it by `--dtypes` and `--sizes`
-(one dtype at one size, both tiles: about one minute). Each row times the two compilers
+of the product cuBLAS is timed on: fp16 and bf16 for theirs, fp32 for tf32, bf16 for fp8
+(torch._scaled_mm, which takes B column-major: a row-major B is copied so before the
+timing). `--quick`: fp16 and bf16, the 128 x 256 x 64 tiles, sizes 4096^3 and 4000^3
+(about one minute for each dtype). The whole zoo is more than one run of a few minutes:
+split it by `--dtypes` and `--sizes` (one dtype at one size, both tiles: about one
+minute). Each row times the two compilers
 `--rounds` times (2 by default), alternating which goes first, and keeps each side's
 median: under a sustained 8192^3 load the card's clock drifts from one timing to the
 next by several per cent, which a single timing per side would credit to one of them.
