@@ -70,6 +70,16 @@ def _assert_no_spills_nor_serialized_wgmma(kernel) -> None:
     assert not report["warnings"], report["warnings"]  # ptxas warns of serialized wgmma
 
 
+def _wgmma_group(instr: str) -> str:
+    """FileCheck lines: an sm_90a kernel whose wgmma group issues `instr`."""
+    return f"""
+CHECK: .target sm_90a
+CHECK: wgmma.fence.sync.aligned
+CHECK: wgmma.mma_async.sync.aligned.{instr}
+CHECK: wgmma.commit_group.sync.aligned
+"""
+
+
 def _compile(a_col: bool, b_col: bool, b_trans: int, arch: int, dtype: str = "bf16",
              tile=(128, 256, 64), warps: int = 8, precision: str = "ieee"):
     sig = {n: f"*{dtype}" for n in ("a_ptr", "b_ptr")}
@@ -155,13 +165,7 @@ def test_warpgroups_split_n_beyond_the_row_tiles(a_col, b_col, b_trans, dtype, p
     wm = warps // 2
     assert f"#ttg.mma<[{wm}, 2]>" in k.asm["ttgir"]
     ptx = k.asm["ptx"]
-    filecheck(ptx, f"""
-CHECK: .target sm_90a
-CHECK: wgmma.fence.sync.aligned
-CHECK: wgmma.mma_async.sync.aligned.{instr}
-CHECK: wgmma.commit_group.sync.aligned
-CHECK-NOT: mma.sync
-""", tmp_path)
+    filecheck(ptx, _wgmma_group(instr) + "CHECK-NOT: mma.sync\n", tmp_path)
     k_step = 32 // {"bf16": 2, "fp32": 4, "fp8e4nv": 1}[dtype]
     assert ptx.count("wgmma.mma_async") == tile[2] // k_step
     _assert_no_spills_nor_serialized_wgmma(k)
@@ -219,12 +223,7 @@ def test_tf32_and_fp8_take_wgmma_in_every_order(a_col, b_col, b_trans, dtype, pr
     spills."""
     k = _compile(a_col, b_col, b_trans, 90, dtype, (128, 256, k_tile), 8, precision)
     ptx = k.asm["ptx"]
-    filecheck(ptx, f"""
-CHECK: .target sm_90a
-CHECK: wgmma.fence.sync.aligned
-CHECK: wgmma.mma_async.sync.aligned.{instr}
-CHECK: wgmma.commit_group.sync.aligned
-""", tmp_path)
+    filecheck(ptx, _wgmma_group(instr), tmp_path)
     assert ptx.count("wgmma.mma_async") == k_tile * (4 if dtype == "fp32" else 1) // 32
     a_ring, b_ring = not a_col, bool(b_col or b_trans)
     tile_bytes = {"fp32": 4, "fp8e4nv": 1}[dtype]
